@@ -1,0 +1,245 @@
+// etwctl/error.hpp - std::error_code support for the four sources of errors, kept apart:
+//   win32_category()    Win32 error codes (values as winerror.h)
+//   ntstatus_category() NTSTATUS from the kernel (the value is the 32-bit status)
+//   hresult_category()  HRESULTs (TraceLoggingSetInformation)
+//   rule_category()     a broken etwctl::rule: names the rule; equivalent to its Win32 error condition
+// Every category maps its codes to the Win32 condition (ntstatus through RtlNtStatusToDosError), so
+//   ec == etwctl::win32_condition(87)
+// holds for a broken rule, a kernel STATUS_INVALID_PARAMETER and a raw ERROR_INVALID_PARAMETER alike,
+// while ec.category() still says which domain the code came from. to_win32(ec) gives the number.
+// Also: result<T>, a value or an error_code, usable without exceptions.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+#include "etwctl/rules.hpp"
+#include "etwctl/status_codes.hpp"
+
+namespace etwctl {
+
+namespace detail {
+constexpr char const* win32_name(std::uint32_t e) noexcept {
+    switch (e) {
+    case win32::success: return "ERROR_SUCCESS";
+    case win32::invalid_function: return "ERROR_INVALID_FUNCTION";
+    case win32::file_not_found: return "ERROR_FILE_NOT_FOUND";
+    case win32::access_denied: return "ERROR_ACCESS_DENIED";
+    case win32::invalid_handle: return "ERROR_INVALID_HANDLE";
+    case win32::not_enough_memory: return "ERROR_NOT_ENOUGH_MEMORY";
+    case win32::invalid_data: return "ERROR_INVALID_DATA";
+    case win32::outofmemory: return "ERROR_OUTOFMEMORY";
+    case win32::bad_length: return "ERROR_BAD_LENGTH";
+    case win32::gen_failure: return "ERROR_GEN_FAILURE";
+    case win32::not_supported: return "ERROR_NOT_SUPPORTED";
+    case win32::invalid_parameter: return "ERROR_INVALID_PARAMETER";
+    case win32::call_not_implemented: return "ERROR_CALL_NOT_IMPLEMENTED";
+    case win32::insufficient_buffer: return "ERROR_INSUFFICIENT_BUFFER";
+    case win32::proc_not_found: return "ERROR_PROC_NOT_FOUND";
+    case win32::more_data: return "ERROR_MORE_DATA";
+    case win32::mr_mid_not_found: return "ERROR_MR_MID_NOT_FOUND";
+    case win32::noaccess: return "ERROR_NOACCESS";
+    case win32::privilege_not_held: return "ERROR_PRIVILEGE_NOT_HELD";
+    case win32::file_corrupt: return "ERROR_FILE_CORRUPT";
+    case win32::no_system_resources: return "ERROR_NO_SYSTEM_RESOURCES";
+    case win32::incorrect_size: return "ERROR_INCORRECT_SIZE";
+    case win32::wmi_guid_not_found: return "ERROR_WMI_GUID_NOT_FOUND";
+    case win32::wmi_instance_not_found: return "ERROR_WMI_INSTANCE_NOT_FOUND";
+    case win32::wmi_already_enabled: return "ERROR_WMI_ALREADY_ENABLED";
+    default: return nullptr;
+    }
+}
+
+constexpr char const* ntstatus_name(std::int32_t s) noexcept {
+    switch (static_cast<std::uint32_t>(s)) {
+    case 0x00000000U: return "STATUS_SUCCESS";
+    case 0x00000105U: return "STATUS_MORE_ENTRIES";
+    case 0x80000002U: return "STATUS_DATATYPE_MISALIGNMENT";
+    case 0x80000005U: return "STATUS_BUFFER_OVERFLOW";
+    case 0xC0000001U: return "STATUS_UNSUCCESSFUL";
+    case 0xC0000002U: return "STATUS_NOT_IMPLEMENTED";
+    case 0xC0000003U: return "STATUS_INVALID_INFO_CLASS";
+    case 0xC0000004U: return "STATUS_INFO_LENGTH_MISMATCH";
+    case 0xC0000005U: return "STATUS_ACCESS_VIOLATION";
+    case 0xC0000008U: return "STATUS_INVALID_HANDLE";
+    case 0xC000000DU: return "STATUS_INVALID_PARAMETER";
+    case 0xC0000010U: return "STATUS_INVALID_DEVICE_REQUEST";
+    case 0xC0000017U: return "STATUS_NO_MEMORY";
+    case 0xC0000022U: return "STATUS_ACCESS_DENIED";
+    case 0xC0000023U: return "STATUS_BUFFER_TOO_SMALL";
+    case 0xC0000034U: return "STATUS_OBJECT_NAME_NOT_FOUND";
+    case 0xC0000061U: return "STATUS_PRIVILEGE_NOT_HELD";
+    case 0xC000007AU: return "STATUS_PROCEDURE_NOT_FOUND";
+    case 0xC000009AU: return "STATUS_INSUFFICIENT_RESOURCES";
+    case 0xC00000BBU: return "STATUS_NOT_SUPPORTED";
+    case 0xC0000102U: return "STATUS_FILE_CORRUPT_ERROR";
+    case 0xC0000139U: return "STATUS_ENTRYPOINT_NOT_FOUND";
+    case 0xC0000295U: return "STATUS_WMI_GUID_NOT_FOUND";
+    case 0xC0000296U: return "STATUS_WMI_INSTANCE_NOT_FOUND";
+    case 0xC0000303U: return "STATUS_WMI_ALREADY_ENABLED";
+    default: return nullptr;
+    }
+}
+
+inline std::string hex32(std::uint32_t v) {
+    char buf[11] = {'0', 'x'};
+    for (int i = 0; i < 8; ++i) buf[2 + i] = "0123456789ABCDEF"[(v >> (28 - 4 * i)) & 0xFU];
+    buf[10] = '\0';
+    return std::string(buf);
+}
+
+class win32_category_impl final : public std::error_category {
+public:
+    char const* name() const noexcept override { return "win32"; }
+    std::string message(int value) const override {
+        auto const e = static_cast<std::uint32_t>(value);
+        char const* n = win32_name(e);
+        return std::string("Win32 error ") + std::to_string(e) + (n ? std::string(" (") + n + ")" : std::string());
+    }
+};
+
+class ntstatus_category_impl final : public std::error_category {
+public:
+    char const* name() const noexcept override { return "ntstatus"; }
+    std::string message(int value) const override {
+        char const* n = ntstatus_name(value);
+        return std::string("NTSTATUS ") + hex32(static_cast<std::uint32_t>(value)) +
+               (n ? std::string(" (") + n + ")" : std::string());
+    }
+    std::error_condition default_error_condition(int value) const noexcept override;
+};
+
+class hresult_category_impl final : public std::error_category {
+public:
+    char const* name() const noexcept override { return "hresult"; }
+    std::string message(int value) const override {
+        std::string m = "HRESULT " + hex32(static_cast<std::uint32_t>(value));
+        if (auto const w = hresult::win32_of(value); w != 0) {
+            char const* n = win32_name(w);
+            m += " (HRESULT_FROM_WIN32(" + std::string(n ? n : std::to_string(w).c_str()) + "))";
+        }
+        return m;
+    }
+    std::error_condition default_error_condition(int value) const noexcept override;
+};
+
+class rule_category_impl final : public std::error_category {
+public:
+    char const* name() const noexcept override { return "etwctl"; }
+    std::string message(int value) const override {
+        if (value < 0 || value >= static_cast<int>(rule::count_)) return "etwctl: unknown rule";
+        auto const& r = info(static_cast<rule>(value));
+        char const* n = win32_name(r.win32_error);
+        return std::string("etwctl: ") + std::string(r.text) + " [" + std::string(r.name) + "; " +
+               (n ? n : "Win32") + " " + std::to_string(r.win32_error) + "]";
+    }
+    std::error_condition default_error_condition(int value) const noexcept override;
+};
+} // namespace detail
+
+namespace detail {
+// Constant-initialized objects (no guard on access, no init-order issue): returning a category is a
+// pointer, which keeps a successful typed call as cheap as the raw one.
+inline constinit win32_category_impl const win32_category_object{};
+inline constinit ntstatus_category_impl const ntstatus_category_object{};
+inline constinit hresult_category_impl const hresult_category_object{};
+inline constinit rule_category_impl const rule_category_object{};
+} // namespace detail
+
+inline std::error_category const& win32_category() noexcept { return detail::win32_category_object; }
+inline std::error_category const& ntstatus_category() noexcept { return detail::ntstatus_category_object; }
+inline std::error_category const& hresult_category() noexcept { return detail::hresult_category_object; }
+inline std::error_category const& rule_category() noexcept { return detail::rule_category_object; }
+
+/// "No error", without the out-of-line std::system_category() call that std::error_code{} makes.
+inline std::error_code no_error() noexcept { return {0, rule_category()}; }
+
+/// The Win32 condition everything compares against: ec == win32_condition(87).
+inline std::error_condition win32_condition(std::uint32_t error) noexcept {
+    return {static_cast<int>(error), win32_category()};
+}
+
+inline std::error_condition detail::ntstatus_category_impl::default_error_condition(int value) const noexcept {
+    return win32_condition(nt_status_to_win32(value));
+}
+inline std::error_condition detail::hresult_category_impl::default_error_condition(int value) const noexcept {
+    if (value == 0) return win32_condition(0);
+    if (auto const w = hresult::win32_of(value); w != 0) return win32_condition(w);
+    return {value, *this};
+}
+inline std::error_condition detail::rule_category_impl::default_error_condition(int value) const noexcept {
+    if (value < 0 || value >= static_cast<int>(rule::count_)) return {value, *this};
+    return win32_condition(win32_error_of(static_cast<rule>(value)));
+}
+
+inline std::error_code make_error_code(rule r) noexcept { return {static_cast<int>(r), rule_category()}; }
+inline std::error_code win32_error_code(std::uint32_t e) noexcept {
+    return {static_cast<int>(e), win32_category()};
+}
+/// Informational NTSTATUS values (>= 0) are success, as NT_SUCCESS says.
+inline std::error_code ntstatus_error_code(std::int32_t s) noexcept {
+    return s >= 0 ? no_error() : std::error_code(s, ntstatus_category());
+}
+inline std::error_code hresult_error_code(std::int32_t hr) noexcept {
+    return hr >= 0 ? no_error() : std::error_code(hr, hresult_category());
+}
+
+/// The Win32 error an error_code stands for (what the compat layer returns for the same failure).
+inline std::uint32_t to_win32(std::error_code const& ec) noexcept {
+    if (!ec) return win32::success;
+    auto const& cat = ec.category();
+    if (cat == win32_category()) return static_cast<std::uint32_t>(ec.value());
+    if (cat == ntstatus_category()) return nt_status_to_win32(ec.value());
+    if (cat == rule_category()) return win32_error_of(static_cast<rule>(ec.value()));
+    if (cat == hresult_category()) return hresult::win32_of(ec.value());
+    return win32::mr_mid_not_found;
+}
+
+/// The rule an error_code names, or rule::ok when it is not a rule error.
+inline rule rule_of(std::error_code const& ec) noexcept {
+    return ec.category() == rule_category() ? static_cast<rule>(ec.value()) : rule::ok;
+}
+
+/// A value or the error that prevented it; no exceptions. value() on an error is a contract
+/// violation and terminates (like gsl::Expects), so check has_value() / operator bool first.
+template <class T>
+class [[nodiscard]] result {
+    static_assert(std::is_nothrow_default_constructible_v<T>, "etwctl::result<T> needs a default-constructible T");
+
+public:
+    constexpr result(T v) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(v)) {}
+    result(std::error_code ec) noexcept : ec_(ec) {
+        if (!ec_) ec_ = make_error_code(rule::kernel_reply_malformed); // an error result always holds an error
+    }
+    result(rule r) noexcept : result(make_error_code(r)) {}
+
+    constexpr bool has_value() const noexcept { return !ec_; }
+    constexpr explicit operator bool() const noexcept { return has_value(); }
+    std::error_code error() const noexcept { return ec_; }
+
+    constexpr T const& value() const& noexcept {
+        if (!has_value()) std::abort();
+        return value_;
+    }
+    constexpr T& value() & noexcept {
+        if (!has_value()) std::abort();
+        return value_;
+    }
+    constexpr T const& operator*() const& noexcept { return value(); }
+    constexpr T& operator*() & noexcept { return value(); }
+    constexpr T const* operator->() const noexcept { return &value(); }
+    constexpr T value_or(T fallback) const noexcept { return has_value() ? value_ : fallback; }
+
+private:
+    T value_{};
+    std::error_code ec_ = no_error();
+};
+
+} // namespace etwctl
+
+template <>
+struct std::is_error_code_enum<etwctl::rule> : std::true_type {};

@@ -1,0 +1,130 @@
+// etwctl/guid.hpp - a GUID that is layout-compatible with the SDK's GUID and constructible at compile
+// time from its text form:   constexpr etwctl::guid g = etwctl::guid::from_string("3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c");
+// or with the literal:        using namespace etwctl::literals; auto g = "{3d6fa8d4-...}"_guid;
+// A GUID from user code (anything with Data1..Data4, e.g. the SDK's GUID) converts without a cast.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+namespace etwctl {
+
+/// Anything shaped like the SDK's GUID (Data1, Data2, Data3, Data4[8]).
+template <class G>
+concept guid_like = requires(G const& g) {
+    { g.Data1 } -> std::convertible_to<std::uint32_t>;
+    { g.Data2 } -> std::convertible_to<std::uint16_t>;
+    { g.Data3 } -> std::convertible_to<std::uint16_t>;
+    { g.Data4[7] } -> std::convertible_to<std::uint8_t>;
+};
+
+namespace diagnostic {
+// Called only when a GUID string given at compile time is malformed: the compiler names this function.
+void etwctl_guid_from_string_malformed_text_expected_8_4_4_4_12_hex_digits();
+} // namespace diagnostic
+
+struct guid {
+    std::uint32_t data1 = 0;
+    std::uint16_t data2 = 0;
+    std::uint16_t data3 = 0;
+    std::uint8_t data4[8] = {};
+
+    constexpr guid() noexcept = default;
+    constexpr guid(std::uint32_t d1, std::uint16_t d2, std::uint16_t d3, std::uint8_t a, std::uint8_t b,
+                   std::uint8_t c, std::uint8_t d, std::uint8_t e, std::uint8_t f, std::uint8_t g,
+                   std::uint8_t h) noexcept
+        : data1(d1), data2(d2), data3(d3), data4{a, b, c, d, e, f, g, h} {}
+
+    /// From the SDK's GUID (or any guid_like type): no cast needed at the call site.
+    template <guid_like G>
+    constexpr guid(G const& g) noexcept // NOLINT(google-explicit-constructor): interop is the point
+        : data1(static_cast<std::uint32_t>(g.Data1)), data2(static_cast<std::uint16_t>(g.Data2)),
+          data3(static_cast<std::uint16_t>(g.Data3)),
+          data4{static_cast<std::uint8_t>(g.Data4[0]), static_cast<std::uint8_t>(g.Data4[1]),
+                static_cast<std::uint8_t>(g.Data4[2]), static_cast<std::uint8_t>(g.Data4[3]),
+                static_cast<std::uint8_t>(g.Data4[4]), static_cast<std::uint8_t>(g.Data4[5]),
+                static_cast<std::uint8_t>(g.Data4[6]), static_cast<std::uint8_t>(g.Data4[7])} {}
+
+    /// Parses "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", optionally in braces. Returns false on bad text.
+    static constexpr bool try_parse(std::string_view text, guid& out) noexcept {
+        if (text.size() == 38 && text.front() == '{' && text.back() == '}') text = text.substr(1, 36);
+        if (text.size() != 36) return false;
+        std::uint8_t bytes[16] = {};
+        std::size_t b = 0;
+        for (std::size_t i = 0; i < 36;) {
+            if (i == 8 || i == 13 || i == 18 || i == 23) {
+                if (text[i] != '-') return false;
+                ++i;
+                continue;
+            }
+            int const hi = hex(text[i]);
+            int const lo = hex(text[i + 1]);
+            if (hi < 0 || lo < 0) return false;
+            bytes[b++] = static_cast<std::uint8_t>(hi * 16 + lo);
+            i += 2;
+        }
+        out.data1 = (std::uint32_t{bytes[0]} << 24) | (std::uint32_t{bytes[1]} << 16) |
+                    (std::uint32_t{bytes[2]} << 8) | bytes[3];
+        out.data2 = static_cast<std::uint16_t>((bytes[4] << 8) | bytes[5]);
+        out.data3 = static_cast<std::uint16_t>((bytes[6] << 8) | bytes[7]);
+        for (int i = 0; i < 8; ++i) out.data4[i] = bytes[8 + i];
+        return true;
+    }
+
+    /// Compile-time (or run-time) construction from text; at compile time bad text does not compile.
+    static constexpr guid from_string(std::string_view text) noexcept {
+        guid g;
+        if (!try_parse(text, g)) {
+            if (std::is_constant_evaluated())
+                diagnostic::etwctl_guid_from_string_malformed_text_expected_8_4_4_4_12_hex_digits();
+            return guid{};
+        }
+        return g;
+    }
+
+    /// Writes the 36-character lower-case form (no braces) into out[0..36).
+    constexpr void format(char (&out)[37]) const noexcept {
+        constexpr char digits[] = "0123456789abcdef";
+        std::size_t o = 0;
+        auto put = [&](std::uint32_t v, int nibbles) {
+            for (int i = nibbles - 1; i >= 0; --i) out[o++] = digits[(v >> (4 * i)) & 0xF];
+        };
+        put(data1, 8);
+        out[o++] = '-';
+        put(data2, 4);
+        out[o++] = '-';
+        put(data3, 4);
+        out[o++] = '-';
+        put(data4[0], 2);
+        put(data4[1], 2);
+        out[o++] = '-';
+        for (int i = 2; i < 8; ++i) put(data4[i], 2);
+        out[o] = '\0';
+    }
+
+    friend constexpr bool operator==(guid const& a, guid const& b) noexcept {
+        if (a.data1 != b.data1 || a.data2 != b.data2 || a.data3 != b.data3) return false;
+        for (int i = 0; i < 8; ++i)
+            if (a.data4[i] != b.data4[i]) return false;
+        return true;
+    }
+
+private:
+    static constexpr int hex(char c) noexcept {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    }
+};
+
+static_assert(sizeof(guid) == 16 && alignof(guid) == 4, "etwctl::guid must be layout-compatible with GUID");
+
+namespace literals {
+consteval guid operator""_guid(char const* text, std::size_t n) { return guid::from_string({text, n}); }
+} // namespace literals
+
+} // namespace etwctl

@@ -1,0 +1,163 @@
+// etwctl/profile_source_list.hpp - a bounds-checked view of a PROFILE_SOURCE_INFO chain.
+//
+// The kernel replies with records linked by NextEntryOffset, each a 0x18-byte head and a NUL-terminated
+// UTF-16 description. SECHOST trusts that chain; etwctl does not: check_chain() accepts a chain only if
+// every record lies inside the reply, offsets move strictly forward by a multiple of 8 (no cycles, no
+// misalignment), and every description ends with a NUL inside its own record. The view reads fields
+// with memcpy, so the storage needs no particular alignment.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <span>
+
+#include "etwctl/rules.hpp"
+#include "etwctl/types.hpp"
+
+namespace etwctl {
+
+/// Returns rule::ok if bytes[0, size) holds a well-formed chain (an empty reply is a valid empty list).
+constexpr rule check_profile_source_chain(std::span<std::byte const> bytes) noexcept {
+    std::size_t const size = bytes.size();
+    if (size == 0) return rule::ok;
+    std::size_t off = 0;
+    for (;;) {
+        constexpr std::size_t head = profile_source_info_description_offset;
+        if (size - off < head + 2) return rule::kernel_reply_malformed; // head + at least the NUL
+        std::uint32_t next = 0;
+        for (int i = 0; i < 4; ++i) next |= std::uint32_t(std::to_integer<std::uint8_t>(bytes[off + i])) << (8 * i);
+        std::size_t const end = next == 0 ? size : off + next;
+        if (next != 0 && (next % 8 != 0 || next < head + 2 || next > size - off)) return rule::kernel_reply_malformed;
+        bool terminated = false;
+        for (std::size_t p = off + head; p + 1 < end; p += 2)
+            if (bytes[p] == std::byte{0} && bytes[p + 1] == std::byte{0}) {
+                terminated = true;
+                break;
+            }
+        if (!terminated) return rule::kernel_reply_malformed;
+        if (next == 0) return rule::ok;
+        off += next;
+        if (off == size) return rule::kernel_reply_malformed; // a link to nothing
+    }
+}
+
+/// One PROFILE_SOURCE_INFO record of a checked chain.
+class profile_source_entry {
+public:
+    constexpr profile_source_entry() noexcept = default;
+    constexpr profile_source_entry(std::byte const* record, std::size_t record_size) noexcept
+        : p_(record), size_(record_size) {}
+
+    etwctl::profile_source source() const noexcept { return static_cast<etwctl::profile_source>(field(4)); }
+    std::uint32_t source_id() const noexcept { return field(4); }
+    std::uint32_t min_interval() const noexcept { return field(8); }
+    std::uint32_t max_interval() const noexcept { return field(12); }
+
+    /// Length of the description in UTF-16 units, without the NUL.
+    std::size_t description_size() const noexcept {
+        std::size_t n = 0;
+        for (std::size_t o = profile_source_info_description_offset; o + 1 < size_; o += 2, ++n)
+            if (p_[o] == std::byte{0} && p_[o + 1] == std::byte{0}) return n;
+        return n;
+    }
+    char16_t description_at(std::size_t i) const noexcept {
+        std::size_t const o = profile_source_info_description_offset + 2 * i;
+        return static_cast<char16_t>(std::to_integer<unsigned>(p_[o]) | (std::to_integer<unsigned>(p_[o + 1]) << 8));
+    }
+    /// Copies the description as ASCII ('?' for anything else) into out, NUL-terminated; returns its length.
+    std::size_t description_ascii(std::span<char> out) const noexcept {
+        if (out.empty()) return 0;
+        std::size_t const n = description_size();
+        std::size_t i = 0;
+        for (; i < n && i + 1 < out.size(); ++i) {
+            char16_t const c = description_at(i);
+            out[i] = c < 0x80 ? static_cast<char>(c) : '?';
+        }
+        out[i] = '\0';
+        return i;
+    }
+
+private:
+    std::uint32_t field(std::size_t offset) const noexcept {
+        std::uint32_t v;
+        std::memcpy(&v, p_ + offset, 4);
+        return v;
+    }
+    std::byte const* p_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// A forward range over a checked chain. Construct through parse() (or query<profile_source_list>).
+class profile_source_list_view {
+public:
+    class iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = profile_source_entry;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = profile_source_entry;
+
+        constexpr iterator() noexcept = default;
+        constexpr iterator(std::span<std::byte const> all, std::size_t off) noexcept : all_(all), off_(off) {}
+        profile_source_entry operator*() const noexcept { return {all_.data() + off_, record_end() - off_}; }
+        iterator& operator++() noexcept {
+            std::uint32_t next;
+            std::memcpy(&next, all_.data() + off_, 4);
+            off_ = next == 0 ? all_.size() : off_ + next;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            auto t = *this;
+            ++*this;
+            return t;
+        }
+        friend bool operator==(iterator const& a, iterator const& b) noexcept { return a.off_ == b.off_; }
+
+    private:
+        std::size_t record_end() const noexcept {
+            std::uint32_t next;
+            std::memcpy(&next, all_.data() + off_, 4);
+            return next == 0 ? all_.size() : off_ + next;
+        }
+        std::span<std::byte const> all_{};
+        std::size_t off_ = 0;
+    };
+
+    constexpr profile_source_list_view() noexcept = default;
+
+    /// Checks the chain; returns false (and leaves out empty) if it is malformed.
+    static constexpr rule parse(std::span<std::byte const> bytes, profile_source_list_view& out) noexcept {
+        rule const r = check_profile_source_chain(bytes);
+        out = profile_source_list_view{};
+        if (r == rule::ok) out.bytes_ = bytes;
+        return r;
+    }
+
+    iterator begin() const noexcept { return {bytes_, 0}; }
+    iterator end() const noexcept { return {bytes_, bytes_.size()}; }
+    bool empty() const noexcept { return bytes_.empty(); }
+    std::size_t size() const noexcept {
+        std::size_t n = 0;
+        for (auto it = begin(); it != end(); ++it) ++n;
+        return n;
+    }
+    std::span<std::byte const> bytes() const noexcept { return bytes_; }
+
+    /// The entry for a source id, if present.
+    bool find(std::uint32_t source_id, profile_source_entry& out) const noexcept {
+        for (auto e : *this)
+            if (e.source_id() == source_id) {
+                out = e;
+                return true;
+            }
+        return false;
+    }
+
+private:
+    std::span<std::byte const> bytes_{};
+};
+
+} // namespace etwctl

@@ -1,0 +1,171 @@
+// etwctl/rules.hpp - every rule the library checks, in one table.
+//
+// A rule is one check on a caller's input (or on a kernel reply). Each has the exact Win32 error
+// Windows returns when it breaks (the compat layer returns that number) and a sentence naming it
+// (the typed layer returns it as a std::error_code in etwctl::rule_category(), whose message is that
+// sentence and which compares equal to the Win32 error condition). One enumerator per rule; the
+// checks in validation.hpp return these, so compat and typed share one implementation of each rule.
+// docs/errors.md lists the same table and a test keeps the two in step.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "etwctl/status_codes.hpp"
+
+namespace etwctl {
+
+enum class rule : std::uint16_t {
+    ok = 0,
+    // TraceSetInformation / TraceQueryInformation (spec 000, 001)
+    set_class_not_supported,
+    query_class_not_supported,
+    stack_tracing_size,
+    stack_tracing_empty_needs_null,
+    enable_flags_set_size,
+    enable_flags_query_length,
+    interval_session_not_zero,
+    interval_length,
+    profile_config_size,
+    profile_config_empty,
+    pmc_events_size,
+    pmc_events_empty_needs_null,
+    pmc_counters_size,
+    pmc_counters_empty,
+    disallow_list_size,
+    disallow_list_too_long,
+    disallow_list_empty_needs_null,
+    source_list_session_not_zero,
+    source_list_buffer_too_small,
+    version_session_not_zero,
+    version_length,
+    null_buffer_with_length,
+    kernel_reply_malformed,
+    // EventSetInformation / TraceLoggingSetInformation (spec 003, kernel-facts 7)
+    event_info_class_not_supported,
+    binary_tracking_length,
+    traits_length,
+    traits_malformed,
+    descriptor_type_length,
+    descriptor_type_value,
+    event_set_information_unavailable,
+    // EtwGetTraceEnableFlags (spec 004)
+    enable_context_zero_handle,
+    enable_context_bad_logger_id,
+    // limits the typed layer checks before the call (kernel-facts 8, the profile-source list)
+    interval_out_of_bounds,
+    profile_source_absent,
+    pmc_counter_not_pmc,
+    pmc_event_group_not_enabled,
+    stack_walk_overflow,
+    parse_unknown_name,
+    parse_duplicate_name,
+    parse_empty_name,
+    parse_too_many_names,
+    count_ // keep last
+};
+
+struct rule_info {
+    rule id;
+    std::uint32_t win32_error;
+    std::string_view name;
+    std::string_view text;
+};
+
+/// The table. Order equals the enumerators' order (checked by a static_assert below).
+inline constexpr rule_info rule_table[] = {
+    {rule::ok, win32::success, "ok", "success"},
+    {rule::set_class_not_supported, win32::not_supported, "set_class_not_supported",
+     "TraceSetInformation: information class not supported (only 3, 4, 5, 6, 8, 9 and 0xA are)"},
+    {rule::query_class_not_supported, win32::not_supported, "query_class_not_supported",
+     "TraceQueryInformation: information class not supported (only 4, 5, 7, 0xB and 0xE are)"},
+    {rule::stack_tracing_size, win32::incorrect_size, "stack_tracing_size",
+     "TraceStackTracingInfo: length is not a whole number of 24-byte CLASSIC_EVENT_IDs or holds more than 256"},
+    {rule::stack_tracing_empty_needs_null, win32::invalid_parameter, "stack_tracing_empty_needs_null",
+     "TraceStackTracingInfo: an empty list must be passed with a NULL address"},
+    {rule::enable_flags_set_size, win32::invalid_parameter, "enable_flags_set_size",
+     "TraceSystemTraceEnableFlagsInfo (set): length is not a whole number of 32-bit masks or exceeds 8 masks (32 bytes)"},
+    {rule::enable_flags_query_length, win32::bad_length, "enable_flags_query_length",
+     "TraceSystemTraceEnableFlagsInfo (query): buffer is smaller than PERFINFO_GROUPMASK (32 bytes)"},
+    {rule::interval_session_not_zero, win32::invalid_parameter, "interval_session_not_zero",
+     "TraceSampledProfileIntervalInfo: the interval is machine-global; the session handle must be 0"},
+    {rule::interval_length, win32::bad_length, "interval_length",
+     "TraceSampledProfileIntervalInfo: length must be exactly sizeof(TRACE_PROFILE_INTERVAL) (8)"},
+    {rule::profile_config_size, win32::incorrect_size, "profile_config_size",
+     "TraceProfileSourceConfigInfo: length is not a whole number of 32-bit sources or holds more than 4"},
+    {rule::profile_config_empty, win32::invalid_parameter, "profile_config_empty",
+     "TraceProfileSourceConfigInfo: at least one profile source is required (non-NULL, non-empty)"},
+    {rule::pmc_events_size, win32::incorrect_size, "pmc_events_size",
+     "TracePmcEventListInfo: length is not a whole number of 24-byte CLASSIC_EVENT_IDs or holds more than 4"},
+    {rule::pmc_events_empty_needs_null, win32::invalid_parameter, "pmc_events_empty_needs_null",
+     "TracePmcEventListInfo: an empty list must be passed with a NULL address"},
+    {rule::pmc_counters_size, win32::incorrect_size, "pmc_counters_size",
+     "TracePmcCounterListInfo: length is not a whole number of 32-bit sources or holds more than 4"},
+    {rule::pmc_counters_empty, win32::invalid_parameter, "pmc_counters_empty",
+     "TracePmcCounterListInfo: at least one counter is required (non-NULL, non-empty)"},
+    {rule::disallow_list_size, win32::incorrect_size, "disallow_list_size",
+     "TraceSetDisallowList: length is not a whole number of 16-byte GUIDs"},
+    {rule::disallow_list_too_long, win32::incorrect_size, "disallow_list_too_long",
+     "TraceSetDisallowList: more than 256 GUIDs (etwctl builds the kernel request without heap)"},
+    {rule::disallow_list_empty_needs_null, win32::invalid_parameter, "disallow_list_empty_needs_null",
+     "TraceSetDisallowList: an empty list must be passed with a NULL address"},
+    {rule::source_list_session_not_zero, win32::invalid_parameter, "source_list_session_not_zero",
+     "TraceProfileSourceListInfo: the list is machine-global; the session handle must be 0"},
+    {rule::source_list_buffer_too_small, win32::bad_length, "source_list_buffer_too_small",
+     "TraceProfileSourceListInfo: buffer too small (or NULL); ReturnLength tells the size that suffices"},
+    {rule::version_session_not_zero, win32::invalid_parameter, "version_session_not_zero",
+     "TraceVersionInfo: the version is machine-global; the session handle must be 0"},
+    {rule::version_length, win32::bad_length, "version_length",
+     "TraceVersionInfo: length must be exactly sizeof(TRACE_VERSION_INFO) (8)"},
+    {rule::null_buffer_with_length, win32::invalid_parameter, "null_buffer_with_length",
+     "NULL buffer with a non-zero length"},
+    {rule::kernel_reply_malformed, win32::invalid_data, "kernel_reply_malformed",
+     "the kernel's reply is malformed (length or record chain out of bounds); nothing was copied past the buffer"},
+    {rule::event_info_class_not_supported, win32::not_supported, "event_info_class_not_supported",
+     "EventSetInformation: information class not supported (only 0, 2 and 3 are)"},
+    {rule::binary_tracking_length, win32::invalid_parameter, "binary_tracking_length",
+     "EventProviderBinaryTrackInfo: length must be 0"},
+    {rule::traits_length, win32::invalid_parameter, "traits_length",
+     "EventProviderSetTraits: the traits blob must be non-NULL and 3..65535 bytes long"},
+    {rule::traits_malformed, win32::file_corrupt, "traits_malformed",
+     "EventProviderSetTraits: malformed traits (size field != length, provider name without NUL, or trait sizes that do not add up)"},
+    {rule::descriptor_type_length, win32::invalid_parameter, "descriptor_type_length",
+     "EventProviderUseDescriptorType: the value must be one non-NULL BOOLEAN byte"},
+    {rule::descriptor_type_value, win32::invalid_parameter, "descriptor_type_value",
+     "EventProviderUseDescriptorType: the BOOLEAN must be 0 or 1"},
+    {rule::event_set_information_unavailable, win32::not_supported, "event_set_information_unavailable",
+     "TraceLoggingSetInformation: EventSetInformation is unavailable (policy 'disabled', or not found at run time)"},
+    {rule::enable_context_zero_handle, win32::invalid_handle, "enable_context_zero_handle",
+     "EtwGetTraceEnableFlags: a TRACEHANDLE of 0 is not an enable context"},
+    {rule::enable_context_bad_logger_id, win32::invalid_handle, "enable_context_bad_logger_id",
+     "EtwGetTraceEnableFlags: logger id must be < 64 (MAXLOGGERS) or 0xFFFF (NT Kernel Logger)"},
+    {rule::interval_out_of_bounds, win32::invalid_parameter, "interval_out_of_bounds",
+     "profile interval outside the source's [MinInterval, MaxInterval] from the profile-source list"},
+    {rule::profile_source_absent, win32::not_supported, "profile_source_absent",
+     "profile source not in this machine's profile-source list"},
+    {rule::pmc_counter_not_pmc, win32::invalid_parameter, "pmc_counter_not_pmc",
+     "the timer (ProfileTime) is not a hardware counter; PMC counters must be other profile sources"},
+    {rule::pmc_event_group_not_enabled, win32::invalid_parameter, "pmc_event_group_not_enabled",
+     "a PMC event's kernel group is not enabled in the session's group mask, so it would never carry counters"},
+    {rule::stack_walk_overflow, win32::incorrect_size, "stack_walk_overflow",
+     "stack-walk set is full: the kernel accepts at most 256 events"},
+    {rule::parse_unknown_name, win32::invalid_parameter, "parse_unknown_name", "unknown name"},
+    {rule::parse_duplicate_name, win32::invalid_parameter, "parse_duplicate_name", "name given twice"},
+    {rule::parse_empty_name, win32::invalid_parameter, "parse_empty_name", "empty name (stray '+')"},
+    {rule::parse_too_many_names, win32::incorrect_size, "parse_too_many_names", "more names than the list can hold"},
+};
+
+static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),
+              "etwctl: rule_table must have one row per rule");
+
+constexpr bool rule_table_in_order() noexcept {
+    for (std::size_t i = 0; i < sizeof(rule_table) / sizeof(rule_table[0]); ++i)
+        if (static_cast<std::size_t>(rule_table[i].id) != i) return false;
+    return true;
+}
+static_assert(rule_table_in_order(), "etwctl: rule_table rows must follow the enumerators' order");
+
+constexpr rule_info const& info(rule r) noexcept { return rule_table[static_cast<std::size_t>(r)]; }
+constexpr std::uint32_t win32_error_of(rule r) noexcept { return info(r).win32_error; }
+
+} // namespace etwctl

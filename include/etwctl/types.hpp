@@ -1,0 +1,156 @@
+// etwctl/types.hpp - the strong types of the API and the user-mode structures that are
+// layout-compatible with the SDK's (CLASSIC_EVENT_ID, TRACE_PROFILE_INTERVAL, TRACE_VERSION_INFO,
+// PROFILE_SOURCE_INFO). The Windows build static_asserts sizes and offsets against the SDK headers.
+#pragma once
+
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <ratio>
+
+#include "etwctl/guid.hpp"
+
+namespace etwctl {
+
+/// Limits the kernel and SECHOST enforce (kernel-facts.md section 1: ETW_MAX_STACKWALK_FILTER,
+/// ETW_MAX_PROFILING_SOURCES, ETW_MAX_PMC_EVENTS, ETW_MAX_PMC_COUNTERS; MAXLOGGERS).
+namespace limits {
+inline constexpr std::size_t max_stack_tracing_events = 256;
+inline constexpr std::size_t max_profile_sources = 4;
+inline constexpr std::size_t max_pmc_events = 4;
+inline constexpr std::size_t max_pmc_counters = 4;
+inline constexpr std::size_t max_group_masks = 8;
+inline constexpr std::uint16_t max_loggers = 64;
+inline constexpr std::uint16_t kernel_logger_id = 0xFFFF;
+/// etwctl's own bound for TraceSetDisallowList: the kernel request is built on the stack (no heap).
+inline constexpr std::size_t max_disallow_list = 256;
+} // namespace limits
+
+/// The id of a logger (trace session): the low 16 bits of a TRACEHANDLE. 0xFFFF = NT Kernel Logger.
+struct logger_id {
+    std::uint16_t value = 0;
+    constexpr bool is_kernel_logger() const noexcept { return value == limits::kernel_logger_id; }
+    friend constexpr bool operator==(logger_id, logger_id) noexcept = default;
+};
+inline constexpr logger_id kernel_logger{limits::kernel_logger_id};
+
+/// A trace session handle (TRACEHANDLE) as returned by StartTrace. Converts from the SDK's TRACEHANDLE.
+struct session_handle {
+    std::uint64_t value = 0;
+    constexpr session_handle() noexcept = default;
+    constexpr session_handle(std::uint64_t v) noexcept : value(v) {} // NOLINT: TRACEHANDLE interop
+    constexpr logger_id logger() const noexcept { return {static_cast<std::uint16_t>(value & 0xFFFFU)}; }
+    friend constexpr bool operator==(session_handle, session_handle) noexcept = default;
+};
+
+/// A provider registration handle (REGHANDLE), for the EventSetInformation classes.
+struct registration_handle {
+    std::uint64_t value = 0;
+    constexpr registration_handle() noexcept = default;
+    constexpr registration_handle(std::uint64_t v) noexcept : value(v) {} // NOLINT: REGHANDLE interop
+    friend constexpr bool operator==(registration_handle, registration_handle) noexcept = default;
+};
+
+/// A 16-bit kernel hook id: (group << 8) | type. The kernel receives it widened to 32 bits.
+struct hook_id {
+    std::uint16_t value = 0;
+    constexpr hook_id() noexcept = default;
+    constexpr explicit hook_id(std::uint16_t v) noexcept : value(v) {}
+    constexpr hook_id(std::uint8_t group, std::uint8_t type) noexcept
+        : value(static_cast<std::uint16_t>((group << 8) | type)) {}
+    constexpr std::uint8_t group() const noexcept { return static_cast<std::uint8_t>(value >> 8); }
+    constexpr std::uint8_t type() const noexcept { return static_cast<std::uint8_t>(value & 0xFFU); }
+    friend constexpr bool operator==(hook_id, hook_id) noexcept = default;
+    friend constexpr auto operator<=>(hook_id, hook_id) noexcept = default;
+};
+
+/// CLASSIC_EVENT_ID: { GUID EventGuid; UCHAR Type; UCHAR Reserved[7]; }, 24 bytes.
+struct classic_event_id {
+    guid event_guid{};
+    std::uint8_t type = 0;
+    std::uint8_t reserved[7] = {};
+    friend constexpr bool operator==(classic_event_id const& a, classic_event_id const& b) noexcept {
+        return a.event_guid == b.event_guid && a.type == b.type;
+    }
+};
+static_assert(sizeof(classic_event_id) == 24 && offsetof(classic_event_id, type) == 16);
+
+/// etwctl's classic_event_id, or the SDK's CLASSIC_EVENT_ID (EventGuid, Type): both pass without casts.
+template <class E>
+concept classic_event_id_like = std::same_as<E, classic_event_id> || requires(E const& e) {
+    { e.EventGuid } -> guid_like;
+    { e.Type } -> std::convertible_to<std::uint8_t>;
+};
+
+template <classic_event_id_like E>
+constexpr guid event_guid_of(E const& e) noexcept {
+    if constexpr (std::same_as<E, classic_event_id>) return e.event_guid;
+    else return guid(e.EventGuid);
+}
+template <classic_event_id_like E>
+constexpr std::uint8_t event_type_of(E const& e) noexcept {
+    if constexpr (std::same_as<E, classic_event_id>) return e.type;
+    else return static_cast<std::uint8_t>(e.Type);
+}
+
+/// KPROFILE_SOURCE. 0x00..0x18 are named (profile_sources.hpp has the names); values above
+/// ProfileMaximum are processor-specific (HAL/CPU dependent) and are just as valid here.
+enum class profile_source : std::uint32_t {
+    time = 0x00,
+    alignment_fixup = 0x01,
+    total_issues = 0x02,
+    pipeline_dry = 0x03,
+    load_instructions = 0x04,
+    pipeline_frozen = 0x05,
+    branch_instructions = 0x06,
+    total_nonissues = 0x07,
+    dcache_misses = 0x08,
+    icache_misses = 0x09,
+    cache_misses = 0x0A,
+    branch_mispredictions = 0x0B,
+    store_instructions = 0x0C,
+    fp_instructions = 0x0D,
+    integer_instructions = 0x0E,
+    issue2 = 0x0F,
+    issue3 = 0x10,
+    issue4 = 0x11,
+    special_instructions = 0x12,
+    total_cycles = 0x13,
+    icache_issues = 0x14,
+    dcache_accesses = 0x15,
+    memory_barrier_cycles = 0x16,
+    load_linked_issues = 0x17,
+    maximum = 0x18,
+};
+
+/// The sampled-profile interval, in the kernel's unit of 100 ns. For hardware-counter sources the
+/// kernel reads the same field as an event count (a sample every N events); count() is that N.
+using profile_interval = std::chrono::duration<std::uint32_t, std::ratio<1, 10'000'000>>;
+
+/// TRACE_PROFILE_INTERVAL: { ULONG Source; ULONG Interval; }.
+struct trace_profile_interval {
+    std::uint32_t source = 0;
+    std::uint32_t interval = 0;
+};
+static_assert(sizeof(trace_profile_interval) == 8);
+
+/// TRACE_VERSION_INFO: { UINT EtwTraceProcessingVersion; UINT Reserved; }.
+struct trace_version_info {
+    std::uint32_t etw_trace_processing_version = 0;
+    std::uint32_t reserved = 0;
+};
+static_assert(sizeof(trace_version_info) == 8);
+
+/// The fixed part of PROFILE_SOURCE_INFO; the NUL-terminated UTF-16 Description follows at 0x18.
+struct profile_source_info_header {
+    std::uint32_t next_entry_offset = 0;
+    std::uint32_t source = 0;
+    std::uint32_t min_interval = 0;
+    std::uint32_t max_interval = 0;
+    std::uint64_t reserved = 0;
+};
+static_assert(sizeof(profile_source_info_header) == 0x18);
+inline constexpr std::size_t profile_source_info_description_offset = 0x18;
+
+} // namespace etwctl
