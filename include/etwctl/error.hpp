@@ -131,6 +131,7 @@ class rule_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "etwctl"; }
     std::string message(int value) const override {
+        if (value == 0) return "success";
         if (value < 0 || value >= static_cast<int>(rule::count_)) return "etwctl: unknown rule";
         auto const& r = info(static_cast<rule>(value));
         char const* n = win32_name(r.win32_error);

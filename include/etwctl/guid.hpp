@@ -22,8 +22,9 @@ concept guid_like = requires(G const& g) {
 };
 
 namespace diagnostic {
-// Called only when a GUID string given at compile time is malformed: the compiler names this function.
-void etwctl_guid_from_string_malformed_text_expected_8_4_4_4_12_hex_digits();
+// Not constexpr on purpose: reached during constant evaluation only for malformed text, where the
+// compiler reports the call and so names the mistake.
+inline void etwctl_guid_from_string_malformed_text_expected_8_4_4_4_12_hex_digits() noexcept {}
 } // namespace diagnostic
 
 struct guid {

@@ -115,7 +115,7 @@ constexpr rule write_provider_traits(std::string_view name, guid const* group, s
 
 namespace diagnostic {
 // Called only when a provider name given at compile time contains a NUL before its end.
-void etwctl_provider_traits_name_contains_an_embedded_NUL();
+inline void etwctl_provider_traits_name_contains_an_embedded_NUL() noexcept {}
 } // namespace diagnostic
 
 /// A traits blob of a size known at compile time. Build with make_provider_traits().

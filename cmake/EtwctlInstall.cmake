@@ -1,0 +1,11 @@
+# Install rules: headers plus a header-only, architecture-independent CMake package.
+include(CMakePackageConfigHelpers)
+install(DIRECTORY include/etwctl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS etwctl EXPORT etwctlTargets)
+install(EXPORT etwctlTargets NAMESPACE etwctl:: DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/etwctl)
+configure_package_config_file(cmake/etwctlConfig.cmake.in "${CMAKE_CURRENT_BINARY_DIR}/etwctlConfig.cmake"
+    INSTALL_DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/etwctl)
+write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/etwctlConfigVersion.cmake"
+    COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/etwctlConfig.cmake" "${CMAKE_CURRENT_BINARY_DIR}/etwctlConfigVersion.cmake"
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/etwctl)

@@ -1,0 +1,142 @@
+// etwctl/query.hpp - the typed queries:  auto r = etwctl::query<InfoClass>(kernel, args...);  if (r) use(*r);
+//
+//   query<system_trace_enable_flags>(k, session)           -> result<group_mask>
+//   query<sampled_profile_interval>(k[, profile_source])   -> result<profile_interval>  (default: the timer)
+//   query<profile_source_list>(k, storage)                 -> result<profile_source_list_view> over storage
+//   query<version>(k)                                       -> result<std::uint32_t>  (no kernel call)
+//   query<disallow_list_query>(k, session, storage)         -> result<std::span<guid>> (a prefix of storage)
+// Machine-global classes take no session. Results are values or views into the caller's storage,
+// never heap memory; replies are checked before they are used (profile_source_list.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <system_error>
+#include <type_traits>
+
+#include "etwctl/compat.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/group_mask.hpp"
+#include "etwctl/info_classes.hpp"
+#include "etwctl/kernel.hpp"
+#include "etwctl/kernel_requests.hpp"
+#include "etwctl/profile_source_list.hpp"
+#include "etwctl/types.hpp"
+
+namespace etwctl {
+
+namespace detail {
+
+template <class>
+inline constexpr bool query_dependent_false = false;
+
+template <class C>
+struct querier;
+
+template <>
+struct querier<system_trace_enable_flags> {
+    template <kernel K>
+    static result<group_mask> apply(K& k, session_handle session) noexcept {
+        group_mask m;
+        auto const o = query_group_masks(k, session.value, m.masks);
+        if (!o.ok()) return o.code();
+        return m;
+    }
+};
+
+template <>
+struct querier<sampled_profile_interval> {
+    template <kernel K>
+    static result<profile_interval> apply(K& k, profile_source source) noexcept {
+        std::uint32_t interval = 0;
+        auto const o = query_interval(k, static_cast<std::uint32_t>(source), interval);
+        if (!o.ok()) return o.code();
+        return profile_interval{interval};
+    }
+    template <kernel K>
+    static result<profile_interval> apply(K& k) noexcept {
+        return apply(k, profile_source::time);
+    }
+};
+
+template <>
+struct querier<profile_source_list> {
+    /// storage receives the records; size it from a failed call's rule::source_list_buffer_too_small
+    /// with required_size, or use profile_source_list_buffer<> (4 KiB, enough for typical machines).
+    template <kernel K>
+    static result<profile_source_list_view> apply(K& k, std::span<std::byte> storage,
+                                                  std::uint32_t* required_size = nullptr) noexcept {
+        std::uint32_t returned = 0;
+        auto const o = query_profile_sources(k, storage.empty() ? nullptr : storage.data(),
+                                             static_cast<std::uint32_t>(storage.size()), returned);
+        if (required_size) *required_size = returned;
+        if (!o.ok()) return o.code();
+        profile_source_list_view v;
+        if (rule r = profile_source_list_view::parse(storage.first(returned), v); r != rule::ok) return r;
+        return v;
+    }
+};
+
+template <>
+struct querier<version> {
+    template <kernel K>
+    static result<std::uint32_t> apply(K&) noexcept {
+        return etw_trace_processing_version; // SECHOST answers without the kernel
+    }
+};
+
+template <>
+struct querier<disallow_list_query> {
+    template <kernel K>
+    static result<std::span<guid>> apply(K& k, session_handle session, std::span<guid> storage,
+                                         std::uint32_t* required_size = nullptr) noexcept {
+        std::uint32_t returned = 0;
+        auto const o = query_disallow_list(k, session.value, storage.empty() ? nullptr : storage.data(),
+                                           static_cast<std::uint32_t>(storage.size_bytes()), returned);
+        if (required_size) *required_size = returned;
+        if (!o.ok()) return o.code();
+        return storage.first(returned / sizeof(guid));
+    }
+};
+
+} // namespace detail
+
+/// Fixed storage for query<profile_source_list>: 4 KiB holds the lists of typical machines
+/// (an Intel machine's 18 sources take about 1.2 KiB).
+template <std::size_t Size = 4096>
+struct profile_source_list_buffer {
+    alignas(8) std::byte bytes[Size];
+    constexpr std::span<std::byte> span() noexcept { return bytes; }
+    constexpr operator std::span<std::byte>() noexcept { return bytes; } // NOLINT: storage is passed as-is
+};
+
+/// Queries one information class. See the table at the top of this header for the arguments of each.
+template <trace_info_tag C, kernel K, class... Args>
+[[nodiscard]] auto query(K& k, Args&&... args) noexcept {
+    if constexpr (!C::queryable) {
+        static_assert(detail::query_dependent_false<C>,
+                      "etwctl::query: this information class can only be set (the kernel cannot report it; for "
+                      "stack_tracing keep your own stack_walk_set); use etwctl::set<C>");
+        return result<int>(rule::query_class_not_supported);
+    } else if constexpr (requires { detail::querier<C>::apply(k, std::forward<Args>(args)...); }) {
+        return detail::querier<C>::apply(k, std::forward<Args>(args)...);
+    } else {
+        static_assert(!std::is_same_v<C, system_trace_enable_flags>,
+                      "etwctl::query<system_trace_enable_flags>: wrong arguments; use query<system_trace_enable_flags>(kernel, session)");
+        static_assert(!std::is_same_v<C, sampled_profile_interval>,
+                      "etwctl::query<sampled_profile_interval>: wrong arguments; the interval is machine-global and takes "
+                      "no session: use query<sampled_profile_interval>(kernel[, profile_source])");
+        static_assert(!std::is_same_v<C, profile_source_list>,
+                      "etwctl::query<profile_source_list>: wrong arguments; the list is machine-global and takes no "
+                      "session: use query<profile_source_list>(kernel, std::span<std::byte> storage)");
+        static_assert(!std::is_same_v<C, version>,
+                      "etwctl::query<version>: wrong arguments; the version is machine-global: use query<version>(kernel)");
+        static_assert(!std::is_same_v<C, disallow_list_query>,
+                      "etwctl::query<disallow_list_query>: wrong arguments; use query<disallow_list_query>(kernel, "
+                      "session, std::span<guid> storage)");
+        return result<int>(rule::query_class_not_supported);
+    }
+}
+
+} // namespace etwctl

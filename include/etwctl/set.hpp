@@ -1,0 +1,340 @@
+// etwctl/set.hpp - the typed setters:  std::error_code ec = etwctl::set<InfoClass>(kernel, args...);
+//
+//   set<stack_tracing>(k, session, events)            events: classic_event_id / CLASSIC_EVENT_ID range (<= 256),
+//                                                      or hook ids (a hook_list from stack_walk<"...">, a span)
+//   set<system_trace_enable_flags>(k, session, group_mask)
+//   set<sampled_profile_interval>(k, profile_source, profile_interval)   machine-global: no session
+//   set<sampled_profile_interval>(k, profile_interval)                   the timer (ProfileTime)
+//   set<profile_source_config>(k, session, sources)   1..4 profile_source
+//   set<pmc_event_list>(k, session, events)            <= 4, as for stack_tracing
+//   set<pmc_counter_list>(k, session, counters)        1..4 profile_source
+//   set<disallow_list>(k, session, guids)              <= 256 guid
+//   set<provider_binary_tracking>(k, registration)
+//   set<provider_traits>(k, registration, traits)      make_provider_traits(...) or bytes
+//   set<use_descriptor_type>(k, registration, bool)
+// Sizes known at compile time are checked at compile time (static extents: C arrays, std::array,
+// std::span<T, N>, hook_list<N>); dynamic sizes are checked at run time by the same functions the
+// compat layer uses (validation.hpp), with the same rules. Errors: rule_category() for a broken rule,
+// ntstatus_category() for the kernel's status, win32_category() for EventSetInformation's result.
+// No heap, no exceptions; the request is built on the stack.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <ranges>
+#include <span>
+#include <system_error>
+#include <type_traits>
+
+#include "etwctl/compat.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/group_mask.hpp"
+#include "etwctl/hook_list.hpp"
+#include "etwctl/info_classes.hpp"
+#include "etwctl/kernel.hpp"
+#include "etwctl/kernel_groups.hpp"
+#include "etwctl/kernel_requests.hpp"
+#include "etwctl/provider_traits.hpp"
+#include "etwctl/types.hpp"
+#include "etwctl/validation.hpp"
+
+namespace etwctl {
+
+namespace detail {
+
+template <class>
+inline constexpr bool dependent_false = false;
+
+template <class T>
+inline constexpr bool is_hook_list = false;
+template <std::size_t N>
+inline constexpr bool is_hook_list<hook_list<N>> = true;
+
+template <class T>
+struct static_extent : std::integral_constant<std::size_t, std::dynamic_extent> {};
+template <class T, std::size_t N>
+struct static_extent<T[N]> : std::integral_constant<std::size_t, N> {};
+template <class T, std::size_t N>
+struct static_extent<std::array<T, N>> : std::integral_constant<std::size_t, N> {};
+template <class T, std::size_t N>
+struct static_extent<std::span<T, N>> : std::integral_constant<std::size_t, N> {};
+template <std::size_t N>
+struct static_extent<hook_list<N>> : std::integral_constant<std::size_t, N> {};
+
+/// The compile-time element count of R, or std::dynamic_extent.
+template <class R>
+inline constexpr std::size_t extent_of = static_extent<std::remove_cvref_t<R>>::value;
+
+template <class R>
+concept sized_contiguous = std::ranges::contiguous_range<R> && std::ranges::sized_range<R>;
+
+template <class R>
+using element_of = std::remove_cvref_t<std::ranges::range_value_t<R>>;
+
+template <class R>
+concept event_range = sized_contiguous<R> && classic_event_id_like<element_of<R>>;
+template <class R>
+concept hook_range = sized_contiguous<R> && std::same_as<element_of<R>, hook_id>;
+template <class R>
+concept source_range = sized_contiguous<R> && std::same_as<element_of<R>, profile_source>;
+template <class R>
+concept guid_range = sized_contiguous<R> && (std::same_as<element_of<R>, guid> || guid_like<element_of<R>>);
+
+template <class R>
+std::uint32_t byte_length(R const& r) noexcept {
+    return static_cast<std::uint32_t>(std::ranges::size(r) * sizeof(element_of<R>));
+}
+/// The address a SECHOST rule sees: NULL for an empty list (a typed call never breaks a NULL rule).
+template <class R>
+void const* address_of(R const& r) noexcept {
+    return std::ranges::size(r) == 0 ? nullptr : static_cast<void const*>(std::ranges::data(r));
+}
+
+/// The kernel request for a hook list whose ids the compiler knows: built by a constexpr function, so
+/// the bytes are fixed at compile time (tests static_assert them) and sending them costs the stores.
+template <std::size_t N>
+constexpr kernel_id_list_request<N == 0 ? 1 : N> make_hook_request(event_trace_information_class c,
+                                                                   std::uint64_t session,
+                                                                   hook_list<N> const& hooks) noexcept {
+    kernel_id_list_request<N == 0 ? 1 : N> req{};
+    req.header = {static_cast<std::uint32_t>(c), 0, session};
+    for (std::size_t i = 0; i < N; ++i) req.ids[i] = hooks.ids[i].value;
+    return req;
+}
+
+/// Hook ids from a typed range: classic events are translated (unknown GUIDs skipped, as SECHOST
+/// does); hook ids are sent as they are. Returns how many ids were written.
+template <class R>
+std::size_t hooks_from(R const& r, std::uint32_t* out) noexcept {
+    std::size_t n = 0;
+    if constexpr (hook_range<R>) {
+        for (hook_id h : r) out[n++] = h.value;
+    } else {
+        for (auto const& e : r)
+            if (auto const h = hook_id_of(e)) out[n++] = h->value;
+    }
+    return n;
+}
+
+template <std::size_t Capacity, kernel K, class R>
+outcome send_hooks(K& k, event_trace_information_class c, session_handle session, R const& r) noexcept {
+    if constexpr (is_hook_list<std::remove_cvref_t<R>>) {
+        auto const req = make_hook_request(c, session.value, r);
+        return kernel_said(set_system_information(k, &req, req.length_for(r.size())));
+    } else {
+        kernel_id_list_request<Capacity> req;
+        req.header = {static_cast<std::uint32_t>(c), 0, session.value};
+        std::size_t const n = hooks_from(r, req.ids);
+        return kernel_said(set_system_information(k, &req, req.length_for(n)));
+    }
+}
+
+} // namespace detail
+
+namespace detail {
+
+// ---- one setter per class; set<C> dispatches here --------------------------------------------------
+
+template <class C>
+struct setter;
+
+template <>
+struct setter<stack_tracing> {
+    template <kernel K, class R>
+        requires(event_range<R> || hook_range<R>)
+    static outcome apply(K& k, session_handle session, R const& events) noexcept {
+        constexpr std::size_t n = extent_of<R>;
+        if constexpr (n != std::dynamic_extent)
+            static_assert(n <= limits::max_stack_tracing_events,
+                          "etwctl::set<stack_tracing>: too many events; the kernel accepts at most 256");
+        if constexpr (event_range<R>) {
+            if (rule r = validate::stack_tracing(address_of(events), byte_length(events)); r != rule::ok) return broke(r);
+        } else if (std::ranges::size(events) > limits::max_stack_tracing_events) {
+            return broke(rule::stack_tracing_size);
+        }
+        return send_hooks<limits::max_stack_tracing_events>(k, event_trace_information_class::stack_tracing, session, events);
+    }
+};
+
+template <>
+struct setter<pmc_event_list> {
+    template <kernel K, class R>
+        requires(event_range<R> || hook_range<R>)
+    static outcome apply(K& k, session_handle session, R const& events) noexcept {
+        constexpr std::size_t n = extent_of<R>;
+        if constexpr (n != std::dynamic_extent)
+            static_assert(n <= limits::max_pmc_events,
+                          "etwctl::set<pmc_event_list>: too many events; TracePmcEventListInfo accepts at most 4");
+        if constexpr (event_range<R>) {
+            if (rule r = validate::pmc_event_list(address_of(events), byte_length(events)); r != rule::ok) return broke(r);
+        } else if (std::ranges::size(events) > limits::max_pmc_events) {
+            return broke(rule::pmc_events_size);
+        }
+        return send_hooks<limits::max_pmc_events>(k, event_trace_information_class::profile_event_list, session, events);
+    }
+};
+
+template <>
+struct setter<system_trace_enable_flags> {
+    template <kernel K>
+    static outcome apply(K& k, session_handle session, group_mask const& masks) noexcept {
+        return send_group_masks(k, session.value, masks.masks, sizeof masks.masks);
+    }
+};
+
+template <>
+struct setter<sampled_profile_interval> {
+    template <kernel K>
+    static outcome apply(K& k, profile_source source, profile_interval interval) noexcept {
+        return set_interval(k, static_cast<std::uint32_t>(source), interval.count());
+    }
+    template <kernel K>
+    static outcome apply(K& k, profile_interval interval) noexcept {
+        return set_interval(k, static_cast<std::uint32_t>(profile_source::time), interval.count());
+    }
+};
+
+template <class R>
+outcome sources_rule(R const& sources, rule (*check)(void const*, std::uint32_t)) noexcept {
+    return broke(check(address_of(sources), byte_length(sources)));
+}
+
+template <>
+struct setter<profile_source_config> {
+    template <kernel K, source_range R>
+    static outcome apply(K& k, session_handle session, R const& sources) noexcept {
+        constexpr std::size_t n = extent_of<R>;
+        if constexpr (n != std::dynamic_extent) {
+            static_assert(n >= 1, "etwctl::set<profile_source_config>: no profile source; give 1 to 4");
+            static_assert(n <= limits::max_profile_sources,
+                          "etwctl::set<profile_source_config>: too many profile sources; TraceProfileSourceConfigInfo accepts at most 4");
+        }
+        if (auto const o = sources_rule(sources, &validate::profile_source_config); !o.ok()) return o;
+        return send_ulong_list<K, limits::max_profile_sources>(k, event_trace_information_class::profile_config,
+                                                              session.value, address_of(sources), byte_length(sources));
+    }
+};
+
+template <>
+struct setter<pmc_counter_list> {
+    template <kernel K, source_range R>
+    static outcome apply(K& k, session_handle session, R const& counters) noexcept {
+        constexpr std::size_t n = extent_of<R>;
+        if constexpr (n != std::dynamic_extent) {
+            static_assert(n >= 1, "etwctl::set<pmc_counter_list>: no counter; give 1 to 4 hardware counters");
+            static_assert(n <= limits::max_pmc_counters,
+                          "etwctl::set<pmc_counter_list>: too many counters; TracePmcCounterListInfo accepts at most 4");
+        }
+        if (auto const o = sources_rule(counters, &validate::pmc_counter_list); !o.ok()) return o;
+        return send_ulong_list<K, limits::max_pmc_counters>(k, event_trace_information_class::profile_counter_list,
+                                                           session.value, address_of(counters), byte_length(counters));
+    }
+};
+
+template <>
+struct setter<disallow_list> {
+    template <kernel K, guid_range R>
+    static outcome apply(K& k, session_handle session, R const& guids) noexcept {
+        constexpr std::size_t n = extent_of<R>;
+        if constexpr (n != std::dynamic_extent)
+            static_assert(n <= limits::max_disallow_list,
+                          "etwctl::set<disallow_list>: too many GUIDs; etwctl sends at most 256 (the request is built on the stack)");
+        static_assert(sizeof(element_of<R>) == 16);
+        if (rule r = validate::disallow_list_set(address_of(guids), byte_length(guids)); r != rule::ok) return broke(r);
+        return send_disallow_list(k, session.value, address_of(guids), byte_length(guids));
+    }
+};
+
+/// EventSetInformation through the kernel layer, after NTDLL's checks (validation.hpp).
+template <kernel K>
+std::error_code event_set(K& k, registration_handle reg, event_info_class c, void const* info, std::uint32_t length) noexcept {
+    auto const cls = static_cast<std::uint32_t>(c);
+    if (rule r = validate::event_set_information(cls, info, length); r != rule::ok) return make_error_code(r);
+    std::uint32_t const e = k.event_set_information(reg.value, cls, info, length);
+    return e == 0 ? no_error() : win32_error_code(e);
+}
+
+template <>
+struct setter<provider_binary_tracking> {
+    template <kernel K>
+    static std::error_code apply(K& k, registration_handle reg) noexcept {
+        return event_set(k, reg, event_info_class::provider_binary_track_info, nullptr, 0);
+    }
+};
+
+template <>
+struct setter<provider_traits> {
+    template <kernel K, std::size_t N>
+    static std::error_code apply(K& k, registration_handle reg, provider_traits_blob<N> const& traits) noexcept {
+        return event_set(k, reg, event_info_class::provider_set_traits, traits.bytes, static_cast<std::uint32_t>(N));
+    }
+    /// Traits from bytes: checked as the kernel checks them before anything is sent.
+    template <kernel K>
+    static std::error_code apply(K& k, registration_handle reg, std::span<std::byte const> traits) noexcept {
+        if (rule r = check_provider_traits(traits); r != rule::ok) return make_error_code(r);
+        return event_set(k, reg, event_info_class::provider_set_traits, traits.data(),
+                         static_cast<std::uint32_t>(traits.size()));
+    }
+};
+
+template <>
+struct setter<use_descriptor_type> {
+    template <kernel K>
+    static std::error_code apply(K& k, registration_handle reg, bool use) noexcept {
+        unsigned char const value = use ? 1 : 0; // a BOOLEAN byte
+        return event_set(k, reg, event_info_class::provider_use_descriptor_type, &value, 1);
+    }
+};
+
+inline std::error_code to_error_code(outcome const& o) noexcept { return o.code(); }
+inline std::error_code to_error_code(std::error_code const& ec) noexcept { return ec; }
+
+} // namespace detail
+
+/// Sets one information class. See the table at the top of this header for the arguments of each.
+template <info_tag C, kernel K, class... Args>
+[[nodiscard]] std::error_code set(K& k, Args const&... args) noexcept {
+    if constexpr (!C::settable) {
+        static_assert(detail::dependent_false<C>,
+                      "etwctl::set: this information class can only be queried; use etwctl::query<C>");
+        return {};
+    } else if constexpr (requires { detail::setter<C>::apply(k, args...); }) {
+        return detail::to_error_code(detail::setter<C>::apply(k, args...));
+    } else {
+        // One message per class, naming the signature that would have worked.
+        static_assert(!std::is_same_v<C, stack_tracing>,
+                      "etwctl::set<stack_tracing>: wrong arguments; use set<stack_tracing>(kernel, session, events) "
+                      "with events a contiguous range of classic_event_id / CLASSIC_EVENT_ID or hook_id");
+        static_assert(!std::is_same_v<C, pmc_event_list>,
+                      "etwctl::set<pmc_event_list>: wrong arguments; use set<pmc_event_list>(kernel, session, events) "
+                      "with 0 to 4 classic_event_id / CLASSIC_EVENT_ID or hook_id");
+        static_assert(!std::is_same_v<C, system_trace_enable_flags>,
+                      "etwctl::set<system_trace_enable_flags>: wrong arguments; use "
+                      "set<system_trace_enable_flags>(kernel, session, group_mask)");
+        static_assert(!std::is_same_v<C, sampled_profile_interval>,
+                      "etwctl::set<sampled_profile_interval>: wrong arguments; the interval is machine-global and takes "
+                      "no session: use set<sampled_profile_interval>(kernel, profile_source, profile_interval)");
+        static_assert(!std::is_same_v<C, profile_source_config>,
+                      "etwctl::set<profile_source_config>: wrong arguments; use "
+                      "set<profile_source_config>(kernel, session, sources) with 1 to 4 etwctl::profile_source");
+        static_assert(!std::is_same_v<C, pmc_counter_list>,
+                      "etwctl::set<pmc_counter_list>: wrong arguments; use set<pmc_counter_list>(kernel, session, "
+                      "counters) with 1 to 4 etwctl::profile_source");
+        static_assert(!std::is_same_v<C, disallow_list>,
+                      "etwctl::set<disallow_list>: wrong arguments; use set<disallow_list>(kernel, session, guids)");
+        static_assert(!std::is_same_v<C, provider_binary_tracking>,
+                      "etwctl::set<provider_binary_tracking>: wrong arguments; use "
+                      "set<provider_binary_tracking>(kernel, registration_handle)");
+        static_assert(!std::is_same_v<C, provider_traits>,
+                      "etwctl::set<provider_traits>: wrong arguments; use set<provider_traits>(kernel, "
+                      "registration_handle, make_provider_traits(\"Name\"[, group]))");
+        static_assert(!std::is_same_v<C, use_descriptor_type>,
+                      "etwctl::set<use_descriptor_type>: wrong arguments; use "
+                      "set<use_descriptor_type>(kernel, registration_handle, bool)");
+        return {};
+    }
+}
+
+} // namespace etwctl

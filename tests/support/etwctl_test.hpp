@@ -1,0 +1,19 @@
+// Common include for etwctl's doctest tests: doctest, the library, and printers so failed checks
+// show values (error codes with their category and message).
+#pragma once
+
+#include <ostream>
+#include <system_error>
+
+#include <doctest/doctest.h>
+
+#include "etwctl/etwctl.hpp"
+
+namespace doctest {
+template <>
+struct StringMaker<std::error_code> {
+    static String convert(std::error_code const& ec) {
+        return (std::string(ec.category().name()) + ":" + std::to_string(ec.value()) + " (" + ec.message() + ")").c_str();
+    }
+};
+} // namespace doctest
