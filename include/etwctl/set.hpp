@@ -82,9 +82,14 @@ concept source_range = sized_contiguous<R> && std::same_as<element_of<R>, profil
 template <class R>
 concept guid_range = sized_contiguous<R> && (std::same_as<element_of<R>, guid> || guid_like<element_of<R>>);
 
+/// The InformationLength the same list has in the raw API (events count as 24-byte CLASSIC_EVENT_IDs
+/// whatever the caller's type, since their fields are read by name).
 template <class R>
 std::uint32_t byte_length(R const& r) noexcept {
-    return static_cast<std::uint32_t>(std::ranges::size(r) * sizeof(element_of<R>));
+    std::size_t const element = event_range<R> ? validate::classic_event_id_size : sizeof(element_of<R>);
+    std::size_t const n = std::ranges::size(r);
+    // Saturate: a list too long for 32 bits still fails its rule instead of wrapping around to a small size.
+    return n > 0xFFFFFFFFU / element ? 0xFFFFFFFFU : static_cast<std::uint32_t>(n * element);
 }
 /// The address a SECHOST rule sees: NULL for an empty list (a typed call never breaks a NULL rule).
 template <class R>

@@ -116,8 +116,10 @@ public:
     // ---- the machine -----------------------------------------------------------------------------
     /// Starts a logger; returns its TRACEHANDLE (the logger id), or 0 if the id is taken, out of range
     /// or there is no room (8 system loggers, 16 loggers in all).
+    /// Id 0 is the NT Kernel Logger's own slot (a handle naming logger 0 means it, as WmiSetLoggerId
+    /// maps 0 to 0xFFFF), so other loggers take ids 1..63.
     std::uint64_t start_logger(std::uint16_t id, logger_options options = {}) noexcept {
-        if (id != limits::kernel_logger_id && id >= limits::max_loggers) return 0;
+        if (id == 0 || (id != limits::kernel_logger_id && id >= limits::max_loggers)) return 0;
         if (find_logger(id)) return 0;
         if (options.system_logger_mode && system_logger_count() >= max_system_loggers) return 0;
         for (auto& l : loggers_)
@@ -381,7 +383,9 @@ private:
     }
     /// The logger a TraceHandle names, with the system-logger-mode rule when required.
     std::int32_t resolve(std::uint64_t trace_handle, bool needs_system_mode, logger_state*& out) noexcept {
-        out = find_logger(static_cast<std::uint16_t>(trace_handle & 0xFFFFU));
+        auto id = static_cast<std::uint16_t>(trace_handle & 0xFFFFU);
+        if (id == 0) id = limits::kernel_logger_id;
+        out = find_logger(id);
         if (!out) return ntstatus::wmi_instance_not_found;
         if (needs_system_mode && !out->options.system_logger_mode) return ntstatus::invalid_parameter;
         return ntstatus::success;
