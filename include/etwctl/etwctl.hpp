@@ -11,6 +11,9 @@
 //   rules.hpp, error.hpp, status_codes.hpp   every rule, error categories, Win32/NTSTATUS/HRESULT codes
 //   types.hpp, guid.hpp, group_mask.hpp, hook_list.hpp, enable_context.hpp, provider_traits.hpp,
 //   profile_source_list.hpp, kernel_groups.hpp, kernel_requests.hpp, validation.hpp
+//   stack_walk_set.hpp    a session's stack-walk list kept by the caller (add/remove/union, one apply)
+//   guards.hpp            scope guards for the profile interval and a session's profile sources
+//   pmc.hpp               setup_pmc: counters on kernel events, checked, with a report
 #pragma once
 
 #include "etwctl/config.hpp"
@@ -32,5 +35,8 @@
 #include "etwctl/compat.hpp"
 #include "etwctl/set.hpp"
 #include "etwctl/query.hpp"
+#include "etwctl/stack_walk_set.hpp"
+#include "etwctl/guards.hpp"
+#include "etwctl/pmc.hpp"
 #include "etwctl/sim/kernel.hpp"
 #include "etwctl/detail/windows_kernel.hpp"

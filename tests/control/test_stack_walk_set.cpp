@@ -1,0 +1,125 @@
+#include "etwctl/stack_walk_set.hpp"
+
+#include "sim_fixture.hpp"
+
+using namespace etwctl;
+using etwctl_test::ids_of;
+using etwctl_test::machine;
+
+namespace {
+constexpr hook_id cswitch{0x0524};
+constexpr hook_id ready_thread{0x0532};
+constexpr hook_id sampled_profile{0x0F2E};
+constexpr hook_id image_load{0x030A};
+
+// Compile time: built from hook_lists, deduplicated, sorted, unions are set unions.
+constexpr stack_walk_set<> app{hook_list{ready_thread, cswitch, cswitch}};
+static_assert(app.size() == 2 && app[0] == cswitch && app[1] == ready_thread);
+static_assert(app.contains(cswitch) && !app.contains(sampled_profile));
+
+constexpr auto both = [] {
+    stack_walk_set<> lib{hook_list{sampled_profile, cswitch}};
+    rule const r = lib.merge(app);
+    return r == rule::ok ? lib : stack_walk_set<>{};
+}();
+static_assert(both.size() == 3);
+
+constexpr bool overflow_is_all_or_nothing() {
+    stack_walk_set<2> s;
+    if (s.add(cswitch) != rule::ok) return false;
+    if (s.add(hook_list{ready_thread, sampled_profile}) != rule::stack_walk_overflow) return false;
+    if (s.size() != 1) return false; // nothing of the failed range went in
+    if (s.add(ready_thread) != rule::ok || !s.full()) return false;
+    if (s.add(sampled_profile) != rule::stack_walk_overflow) return false;
+    return s.add(cswitch) == rule::ok; // already a member: no growth, no error
+}
+static_assert(overflow_is_all_or_nothing());
+} // namespace
+
+TEST_CASE("stack_walk_set: add, remove, dedup, order") {
+    stack_walk_set<> s;
+    CHECK(s.empty());
+    CHECK(s.add(ready_thread) == rule::ok);
+    CHECK(s.add(cswitch) == rule::ok);
+    CHECK(s.add(cswitch) == rule::ok);
+    CHECK(s.size() == 2);
+    CHECK(s[0] == cswitch);
+    CHECK(s.remove(cswitch));
+    CHECK_FALSE(s.remove(cswitch));
+    CHECK(s.size() == 1);
+    hook_id const dupes[] = {image_load, image_load, sampled_profile};
+    CHECK(s.add(dupes) == rule::ok);
+    CHECK(s.size() == 3);
+    CHECK(s.remove(std::span<hook_id const>(dupes)) == 2);
+    CHECK(s.size() == 1);
+    s.clear();
+    CHECK(s.empty());
+}
+
+TEST_CASE("stack_walk_set: a full set of 256, then overflow is an error, never a drop") {
+    stack_walk_set<> s;
+    for (std::uint16_t i = 0; i < 256; ++i) REQUIRE(s.add(hook_id{static_cast<std::uint16_t>(0x0500 + i)}) == rule::ok);
+    CHECK(s.full());
+    std::error_code const ec = s.add(hook_id{0x0F2E});
+    CHECK(ec == make_error_code(rule::stack_walk_overflow));
+    CHECK(ec == win32_condition(win32::incorrect_size));
+    CHECK(s.size() == 256);
+    CHECK_FALSE(s.contains(hook_id{0x0F2E}));
+
+    stack_walk_set<> other{hook_list{hook_id{0x0F2E}}};
+    CHECK(s.merge(other) == rule::stack_walk_overflow);
+    rule r = rule::ok;
+    auto const u = unite(s, other, &r);
+    CHECK(r == rule::stack_walk_overflow);
+    CHECK(u.empty());
+}
+
+TEST_CASE("stack_walk_set: apply sends the union in one request, and the kernel list is replaced") {
+    machine m;
+    stack_walk_set<> library{hook_list{sampled_profile}};
+    stack_walk_set<> application{hook_list{cswitch, ready_thread}};
+    rule r = rule::ok;
+    auto const wanted = unite(library, application, &r);
+    REQUIRE(r == rule::ok);
+
+    m.k.clear_requests();
+    CHECK_FALSE(wanted.apply(m.k, m.kernel_session));
+    REQUIRE(m.k.request_count() == 1);
+    auto const& req = m.k.last_request();
+    CHECK(req.kernel_class == static_cast<std::uint32_t>(event_trace_information_class::stack_tracing));
+    CHECK(ids_of(req) == std::vector<std::uint32_t>{0x0524, 0x0532, 0x0F2E});
+    auto const hooks = m.k.stack_tracing_hooks(limits::kernel_logger_id);
+    CHECK(std::vector<std::uint32_t>(hooks.begin(), hooks.end()) == std::vector<std::uint32_t>{0x0524, 0x0532, 0x0F2E});
+
+    // Same members in another insertion order: byte-identical request.
+    stack_walk_set<> again;
+    CHECK(again.add(hook_list{sampled_profile, ready_thread, cswitch}) == rule::ok);
+    CHECK(again == wanted);
+    CHECK_FALSE(again.apply(m.k, m.kernel_session));
+    auto const& second = m.k.last_request();
+    CHECK(std::equal(req.bytes.begin(), req.bytes.end(), second.bytes.begin(), second.bytes.end()));
+
+    // An empty set turns stack tracing off.
+    stack_walk_set<> none;
+    CHECK_FALSE(none.apply(m.k, m.kernel_session));
+    CHECK(m.k.stack_tracing_hooks(limits::kernel_logger_id).empty());
+}
+
+TEST_CASE("stack_walk_set: kernel refusals come back as the kernel's status") {
+    machine m;
+    stack_walk_set<> s{hook_list{cswitch}};
+    SUBCASE("unknown session") {
+        auto const ec = s.apply(m.k, session_handle{7});
+        CHECK(ec.category() == ntstatus_category());
+        CHECK(ec.value() == ntstatus::wmi_instance_not_found);
+    }
+    SUBCASE("session not in system-logger mode") {
+        auto const h = m.k.start_logger(3, sim::logger_options{false, false});
+        auto const ec = s.apply(m.k, session_handle{h});
+        CHECK(ec.value() == ntstatus::invalid_parameter);
+    }
+    SUBCASE("injected kernel failure") {
+        m.k.inject(ntstatus::no_memory);
+        CHECK(s.apply(m.k, m.kernel_session) == win32_condition(win32::not_enough_memory));
+    }
+}
