@@ -11,11 +11,12 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <system_error>
 #include <type_traits>
 #include <utility>
+
+#include <gsl/assert>
 
 #include "etwctl/rules.hpp"
 #include "etwctl/status_codes.hpp"
@@ -206,7 +207,7 @@ inline rule rule_of(std::error_code const& ec) noexcept {
 }
 
 /// A value or the error that prevented it; no exceptions. value() on an error is a contract
-/// violation and terminates (like gsl::Expects), so check has_value() / operator bool first.
+/// violation (GSL's Expects: terminates), so check has_value() / operator bool first.
 template <class T>
 class [[nodiscard]] result {
     static_assert(std::is_nothrow_default_constructible_v<T>, "etwctl::result<T> needs a default-constructible T");
@@ -223,11 +224,11 @@ public:
     std::error_code error() const noexcept { return ec_; }
 
     constexpr T const& value() const& noexcept {
-        if (!has_value()) std::abort();
+        Expects(has_value());
         return value_;
     }
     constexpr T& value() & noexcept {
-        if (!has_value()) std::abort();
+        Expects(has_value());
         return value_;
     }
     constexpr T const& operator*() const& noexcept { return value(); }

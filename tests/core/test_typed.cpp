@@ -206,3 +206,41 @@ TEST_CASE("SDK-shaped types pass without casts (GUID, CLASSIC_EVENT_ID, TRACEHAN
     guid const g = thread;
     CHECK(group_of(g) == std::optional<std::uint8_t>{0x05});
 }
+
+namespace {
+// A user's own kernel double: the six calls and nothing else.
+struct my_double {
+    std::uint32_t last_class = 0;
+    std::uint32_t last_length = 0;
+    std::int32_t nt_set_system_information(std::uint32_t, void const* b, std::uint32_t len) {
+        std::memcpy(&last_class, b, 4);
+        last_length = len;
+        return 0;
+    }
+    std::int32_t nt_query_system_information(std::uint32_t, void*, std::uint32_t, std::uint32_t*) { return ntstatus::not_implemented; }
+    std::int32_t nt_set_interval_profile(std::uint32_t, std::uint32_t) { return 0; }
+    std::int32_t nt_query_interval_profile(std::uint32_t, std::uint32_t* i) { *i = 77; return 0; }
+    std::int32_t nt_trace_control(std::uint32_t, void const*, std::uint32_t, void*, std::uint32_t, std::uint32_t*) { return 0; }
+    std::uint32_t event_set_information(std::uint64_t, std::uint32_t, void const*, std::uint32_t) { return 0; }
+};
+static_assert(kernel<my_double>);
+static_assert(!kernel_with_availability<my_double>);
+struct five_calls { // one call short: not a kernel
+    std::int32_t nt_set_system_information(std::uint32_t, void const*, std::uint32_t);
+    std::int32_t nt_query_system_information(std::uint32_t, void*, std::uint32_t, std::uint32_t*);
+    std::int32_t nt_set_interval_profile(std::uint32_t, std::uint32_t);
+    std::int32_t nt_query_interval_profile(std::uint32_t, std::uint32_t*);
+    std::int32_t nt_trace_control(std::uint32_t, void const*, std::uint32_t, void*, std::uint32_t, std::uint32_t*);
+};
+static_assert(!kernel<five_calls>);
+} // namespace
+
+TEST_CASE("a user's six-function double is a kernel for every layer") {
+    my_double d;
+    REQUIRE_FALSE(set<stack_tracing>(d, session_handle{5}, hook_list{hook_id{0x0524}}));
+    CHECK(d.last_class == 6);
+    CHECK(d.last_length == 0x14);
+    CHECK(query<sampled_profile_interval>(d, profile_source::total_cycles).value().count() == 77);
+    CHECK(query<system_trace_enable_flags>(d, session_handle{5}).error() == ntstatus_error_code(ntstatus::not_implemented));
+    CHECK(compat::tracelogging_set_information<event_set_information_policy::dynamic>(d, 1, 0, nullptr, 0) == 0);
+}
