@@ -541,7 +541,8 @@ private:
             std::uint32_t const needed = kernel_profile_list_records_offset + profile_list_size();
             set_returned(needed);
             if (length < needed) return ntstatus::info_length_mismatch;
-            write_profile_list(static_cast<std::byte*>(buf) + kernel_profile_list_records_offset);
+            write_profile_list(static_cast<std::byte*>(buf) + kernel_profile_list_records_offset,
+                               length - kernel_profile_list_records_offset);
             return ntstatus::success;
         }
         case event_trace_information_class::stack_tracing:
@@ -563,11 +564,14 @@ private:
         for (std::size_t i = 0; i < source_count_; ++i) n += record_size(sources_[i]);
         return n;
     }
-    void write_profile_list(std::byte* out) const noexcept {
+    /// Writes the records into out[0, capacity). Each record is checked to hold its header and to fit
+    /// (gcc's -Warray-bounds at -O3 cannot prove it from the caller's size check alone).
+    void write_profile_list(std::byte* out, std::size_t capacity) const noexcept {
         std::size_t off = 0;
         for (std::size_t i = 0; i < source_count_; ++i) {
             auto const& s = sources_[i];
             std::uint32_t const size = record_size(s);
+            if (size < sizeof(profile_source_info_header) || size > capacity - off) return;
             profile_source_info_header h;
             h.next_entry_offset = i + 1 == source_count_ ? 0 : size;
             h.source = s.id;
