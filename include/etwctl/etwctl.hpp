@@ -11,6 +11,9 @@
 //   rules.hpp, error.hpp, status_codes.hpp   every rule, error categories, Win32/NTSTATUS/HRESULT codes
 //   types.hpp, guid.hpp, group_mask.hpp, hook_list.hpp, enable_context.hpp, provider_traits.hpp,
 //   profile_source_list.hpp, kernel_groups.hpp, kernel_requests.hpp, validation.hpp
+//   perf_flags.hpp, kernel_events.hpp, profile_sources.hpp   the naming tables (PERF_*/xperf flags,
+//                         xperf event names <-> hook ids, KPROFILE_SOURCE names, timer bounds)
+//   parse.hpp             stack_walk<"...">, kernel_flags<"...">, run-time parse/format of both
 //   stack_walk_set.hpp    a session's stack-walk list kept by the caller (add/remove/union, one apply)
 //   guards.hpp            scope guards for the profile interval and a session's profile sources
 //   pmc.hpp               setup_pmc: counters on kernel events, checked, with a report
@@ -32,6 +35,10 @@
 #include "etwctl/enable_context.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/profile_source_list.hpp"
+#include "etwctl/perf_flags.hpp"
+#include "etwctl/kernel_events.hpp"
+#include "etwctl/profile_sources.hpp"
+#include "etwctl/parse.hpp"
 #include "etwctl/compat.hpp"
 #include "etwctl/set.hpp"
 #include "etwctl/query.hpp"
