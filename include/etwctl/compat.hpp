@@ -123,6 +123,11 @@ outcome query_disallow_list(K& k, std::uint64_t session, void* info, std::uint32
     std::int32_t const s = k.nt_trace_control(trace_control::get_disallow_list, &session, sizeof session, info,
                                               length, &returned);
     if (s >= 0 && (returned > length || returned % 16 != 0)) return broke(rule::kernel_reply_malformed);
+    // A "too small" reply must name a bigger size; otherwise the caller would be told to retry with a
+    // buffer that is already big enough: a kernel that says so is lying about the size.
+    if ((s == ntstatus::buffer_too_small || s == ntstatus::info_length_mismatch || s == ntstatus::buffer_overflow) &&
+        returned <= length)
+        return broke(rule::kernel_reply_malformed);
     return kernel_said(s);
 }
 
