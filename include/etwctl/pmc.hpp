@@ -21,8 +21,9 @@
 //  4. check_intervals       each requested interval within the source's [min, max] (rule::interval_out_of_bounds)
 //  5. query_group_mask      query<system_trace_enable_flags>: also proves the session exists and is a
 //                           system logger (the kernel refuses the query otherwise); always runs
-//  6. check_event_groups    each event's enabling PERF_* flag on (rule::pmc_event_group_not_enabled);
-//                           events the library has no flag for are not refused (it cannot know)
+//  6. check_event_groups    each event's enabling PERF_* flag on (rule::pmc_event_group_not_enabled),
+//                           from kernel_events.hpp's table (enabling_flag); events without a known
+//                           flag are not refused (the library cannot know)
 //  7. set_intervals         the requested intervals (machine-global; captured first)
 //  8. set_counter_list      TracePmcCounterListInfo
 //  9. set_event_list        TracePmcEventListInfo (skipped when no events are given)
@@ -46,6 +47,7 @@
 #include "etwctl/group_mask.hpp"
 #include "etwctl/info_classes.hpp"
 #include "etwctl/kernel.hpp"
+#include "etwctl/kernel_events.hpp"
 #include "etwctl/kernel_groups.hpp"
 #include "etwctl/profile_source_list.hpp"
 #include "etwctl/query.hpp"
@@ -145,6 +147,28 @@ constexpr std::string_view to_string(pmc_condition c) noexcept {
     return "?";
 }
 
+/// The enumerator's name (for machine-readable output).
+constexpr std::string_view condition_name(pmc_condition c) noexcept {
+    switch (c) {
+    case pmc_condition::ok: return "ok";
+    case pmc_condition::no_counters: return "no_counters";
+    case pmc_condition::too_many_counters: return "too_many_counters";
+    case pmc_condition::too_many_events: return "too_many_events";
+    case pmc_condition::source_absent: return "source_absent";
+    case pmc_condition::counter_is_timer: return "counter_is_timer";
+    case pmc_condition::interval_out_of_bounds: return "interval_out_of_bounds";
+    case pmc_condition::event_not_kernel: return "event_not_kernel";
+    case pmc_condition::session_not_found: return "session_not_found";
+    case pmc_condition::not_system_logger: return "not_system_logger";
+    case pmc_condition::group_not_enabled: return "group_not_enabled";
+    case pmc_condition::privilege_missing: return "privilege_missing";
+    case pmc_condition::already_configured: return "already_configured";
+    case pmc_condition::session_refused: return "session_refused";
+    case pmc_condition::kernel_error: return "kernel_error";
+    }
+    return "?";
+}
+
 /// What setup_pmc did. ok() / operator bool: everything applied.
 struct pmc_report {
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -177,32 +201,6 @@ struct pmc_options {
 };
 
 namespace detail {
-
-/// Minimal event -> enabling PERF_* flag table (kernel-facts.md 5c), for the group check.
-// TODO(kernel_events.hpp): replace with etwctl::enabling_flag(hook_id) once that table lands; this
-// private copy covers only the events commonly used to carry PMCs.
-struct pmc_enabling_entry {
-    std::uint16_t hook;
-    std::uint32_t flag;
-};
-inline constexpr pmc_enabling_entry pmc_enabling_table[] = {
-    {0x0301, 0x00000001U}, {0x0302, 0x00000001U},                         // Process start/end: PERF_PROCESS
-    {0x030A, 0x00000004U},                                                // image load: PERF_LOADER
-    {0x0501, 0x00000002U}, {0x0502, 0x00000002U},                         // Thread start/end: PERF_THREAD
-    {0x0524, 0x20000004U},                                                // CSwitch: PERF_CONTEXT_SWITCH
-    {0x0532, 0x20000200U},                                                // ReadyThread: PERF_DISPATCHER
-    {0x0262, 0x20008000U}, {0x0263, 0x20008000U},                         // VirtualAlloc/Free: PERF_VIRTUAL_ALLOC
-    {0x0F2E, 0x20000002U},                                                // SampledProfile: PERF_PROFILE
-    {0x0F2F, 0x20000400U},                                                // PmcCounterProf: PERF_PMC_PROFILE
-    {0x0F33, 0x40000040U}, {0x0F34, 0x40000040U},                         // SysClEnter/Exit: PERF_SYSCALL
-    {0x0F42, 0x20000080U}, {0x0F44, 0x20000080U}, {0x0F45, 0x20000080U},  // ThreadedDPC/DPC/TimerDPC: PERF_DPC
-    {0x0F43, 0x20004000U},                                                // ISR: PERF_INTERRUPT
-};
-constexpr std::optional<perf_flag> pmc_enabling_flag(hook_id h) noexcept {
-    for (auto const& e : pmc_enabling_table)
-        if (e.hook == h.value) return perf_flag{e.flag};
-    return std::nullopt;
-}
 
 constexpr char pmc_ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
@@ -312,7 +310,7 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
     if (!mask) return pmc_fail_kernel(r, pmc_step::query_group_mask, mask.error()), r;
     if (options.check_event_groups) {
         for (std::size_t i = 0; i < events.size(); ++i) {
-            auto const flag = pmc_enabling_flag(events[i]);
+            auto const flag = enabling_flag(events[i]); // kernel_events.hpp's event table
             if (flag && !mask->enables(*flag)) {
                 pmc_fail(r, pmc_step::check_event_groups, pmc_condition::group_not_enabled,
                          rule::pmc_event_group_not_enabled, i);

@@ -16,7 +16,7 @@ static_assert(std::is_nothrow_destructible_v<guard>);
 static_assert(!std::is_copy_constructible_v<source_guard>);
 static_assert(std::is_nothrow_move_constructible_v<source_guard> && std::is_nothrow_move_assignable_v<source_guard>);
 
-constexpr auto timer = static_cast<std::uint32_t>(profile_source::time);
+constexpr auto timer_id = static_cast<std::uint32_t>(profile_source::time);
 constexpr auto total_cycles = static_cast<std::uint32_t>(profile_source::total_cycles);
 
 struct report_log {
@@ -38,9 +38,9 @@ TEST_CASE("interval_guard: sets for the scope and restores the captured value, n
         CHECK_FALSE(g.error());
         CHECK(g.active());
         CHECK(g.saved() == profile_interval{5000});
-        CHECK(m.k.interval(timer) == 1221);
+        CHECK(m.k.interval(timer_id) == 1221);
     }
-    CHECK(m.k.interval(timer) == 5000);
+    CHECK(m.k.interval(timer_id) == 5000);
 }
 
 TEST_CASE("interval_guard: a hardware source, explicit restore, release, move") {
@@ -67,10 +67,10 @@ TEST_CASE("interval_guard: a hardware source, explicit restore, release, move") 
             outer = std::move(g);
             CHECK_FALSE(g.active());
         }
-        CHECK(m.k.interval(timer) == 2000);
+        CHECK(m.k.interval(timer_id) == 2000);
         m.k.clear_requests();
         outer = guard{};
-        CHECK(m.k.interval(timer) == 10000);
+        CHECK(m.k.interval(timer_id) == 10000);
         CHECK(m.k.request_count() == 1);
     }
 }
@@ -83,7 +83,7 @@ TEST_CASE("interval_guard: failures to apply change nothing and restore nothing"
         CHECK(g.error() == win32_condition(win32::privilege_not_held));
         CHECK(g.error().category() == ntstatus_category());
         CHECK_FALSE(g.active());
-        CHECK(m.k.interval(timer) == 10000);
+        CHECK(m.k.interval(timer_id) == 10000);
     }
     SUBCASE("a source the machine does not have reads back as 0: refused before anything is set") {
         m.k.clear_requests();
@@ -108,7 +108,7 @@ TEST_CASE("interval_guard: a failed restore is reported, never thrown") {
             m.k.set_privilege(false); // e.g. the token changed during the trace
         }
         CHECK(restore_failure == win32_condition(win32::privilege_not_held));
-        CHECK(m.k.interval(timer) == 2000);
+        CHECK(m.k.interval(timer_id) == 2000);
     }
     SUBCASE("to a callback") {
         report_log log;
@@ -152,7 +152,7 @@ TEST_CASE("profile_source_guard: configures a session, restores the stated previ
         CHECK(g.saved_intervals().size() == 1);
     }
     auto const config = m.k.profile_config(id);
-    CHECK(std::vector<std::uint32_t>(config.begin(), config.end()) == std::vector<std::uint32_t>{timer});
+    CHECK(std::vector<std::uint32_t>(config.begin(), config.end()) == std::vector<std::uint32_t>{timer_id});
     CHECK(m.k.interval(total_cycles) == sim::pmc_default);
 
     // A caller who knows the previous configuration states it.

@@ -1,0 +1,184 @@
+// --dry-run output: each recorded kernel request as hex rows with the meaning of each field, the way
+// the kernel reads the buffer (kernel-facts.md section 3 layouts).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "etwctl/group_mask.hpp"
+#include "etwctl/kernel.hpp"
+#include "etwctl/kernel_events.hpp"
+#include "etwctl/parse.hpp"
+#include "etwctl/status_codes.hpp"
+#include "etwctl/error.hpp"
+
+#include "recording_kernel.hpp"
+#include "text.hpp"
+
+namespace etwctl_tool {
+
+/// Names profile sources for annotations (from the machine's list when the tool has read it).
+using source_namer = std::function<std::string(std::uint32_t)>;
+
+struct annotated_row {
+    std::size_t offset;
+    std::string hex;    ///< the bytes, space-separated
+    std::string note;
+};
+
+struct annotated_request {
+    std::string call;   ///< e.g. NtSetSystemInformation(SystemPerformanceTraceInformation, 0x18 bytes)
+    std::string state;  ///< "sent", "not sent (dry run)"
+    std::string status; ///< the status name, for sent requests
+    std::vector<annotated_row> rows;
+};
+
+inline char const* kernel_class_name(std::uint32_t c) {
+    using etwctl::event_trace_information_class;
+    switch (static_cast<event_trace_information_class>(c)) {
+    case event_trace_information_class::kernel_version: return "EventTraceKernelVersionInformation";
+    case event_trace_information_class::group_mask: return "EventTraceGroupMaskInformation";
+    case event_trace_information_class::time_profile: return "EventTraceTimeProfileInformation";
+    case event_trace_information_class::stack_tracing: return "EventTraceStackTracingInformation";
+    case event_trace_information_class::profile_config: return "EventTraceProfileConfigInformation";
+    case event_trace_information_class::profile_source_list: return "EventTraceProfileSourceListInformation";
+    case event_trace_information_class::profile_event_list: return "EventTraceProfileEventListInformation";
+    case event_trace_information_class::profile_counter_list: return "EventTraceProfileCounterListInformation";
+    default: return "EVENT_TRACE_INFORMATION_CLASS";
+    }
+}
+
+inline std::string status_text(std::int32_t s) {
+    if (char const* n = etwctl::detail::ntstatus_name(s)) return n;
+    return hex(static_cast<std::uint32_t>(s), 8);
+}
+
+inline std::string logger_text(std::uint64_t handle) {
+    auto const id = static_cast<std::uint16_t>(handle & 0xFFFFU);
+    return hex(handle, 16) + (id == 0xFFFF ? " (logger 0xFFFF, NT Kernel Logger)" : " (logger " + std::to_string(id) + ")");
+}
+
+inline annotated_request annotate(request const& r, source_namer const& source_name) {
+    annotated_request a;
+    a.state = r.sent ? "sent" : "not sent (dry run)";
+    if (r.sent) a.status = status_text(r.status);
+    auto u32 = [&](std::size_t off) {
+        std::uint32_t v = 0;
+        if (off + 4 <= r.bytes.size()) std::memcpy(&v, r.bytes.data() + off, 4);
+        return v;
+    };
+    auto u64 = [&](std::size_t off) {
+        std::uint64_t v = 0;
+        if (off + 8 <= r.bytes.size()) std::memcpy(&v, r.bytes.data() + off, 8);
+        return v;
+    };
+    auto row = [&](std::size_t off, std::size_t n, std::string note) {
+        std::string h;
+        for (std::size_t i = off; i < off + n && i < r.bytes.size(); ++i)
+            h += (i == off ? "" : " ") + hex_byte(std::to_integer<unsigned>(r.bytes[i]));
+        a.rows.push_back({off, h, std::move(note)});
+    };
+
+    switch (r.function) {
+    case etwctl::kernel_function::nt_set_interval_profile:
+        a.call = "NtSetIntervalProfile(Interval=" + std::to_string(r.value) + ", Source=" + std::to_string(r.code) + " " +
+                 source_name(r.code) + ")";
+        return a;
+    case etwctl::kernel_function::nt_query_interval_profile:
+        a.call = "NtQueryIntervalProfile(Source=" + std::to_string(r.code) + " " + source_name(r.code) + ")";
+        return a;
+    case etwctl::kernel_function::nt_trace_control:
+        a.call = "NtTraceControl(" + hex(r.code, 2) + ", " + std::to_string(r.length) + " bytes)";
+        for (std::size_t off = 0; off < r.bytes.size(); off += 8) row(off, 8, "");
+        return a;
+    case etwctl::kernel_function::event_set_information:
+        a.call = "EventSetInformation(class " + std::to_string(r.code) + ", " + std::to_string(r.length) + " bytes)";
+        return a;
+    default: break;
+    }
+
+    bool const query = r.function == etwctl::kernel_function::nt_query_system_information;
+    a.call = std::string(query ? "NtQuerySystemInformation" : "NtSetSystemInformation") + "(" +
+             (r.code == etwctl::system_performance_trace_information ? std::string("SystemPerformanceTraceInformation")
+                                                                      : hex(r.code, 2)) +
+             ", " + hex_min(r.length, 2) + " bytes)";
+    if (r.bytes.size() < 4) return a;
+    std::uint32_t const cls = u32(0);
+    using etwctl::event_trace_information_class;
+    auto const c = static_cast<event_trace_information_class>(cls);
+    if (c == event_trace_information_class::time_profile || c == event_trace_information_class::profile_source_list) {
+        row(0, 4, std::string("class ") + hex(cls, 2) + " " + kernel_class_name(cls));
+        if (c == event_trace_information_class::time_profile)
+            row(4, 4, query ? "ProfileInterval (output)"
+                            : "ProfileInterval " + std::to_string(u32(4)) + " (" + describe_period(u32(4) ? u32(4) : 1) + ")");
+        else row(4, 4, "Spare");
+        if (query && r.length > 8) a.rows.push_back({8, "", "... " + std::to_string(r.length - 8) + " bytes of output buffer"});
+        return a;
+    }
+    row(0, 8, std::string("class ") + hex(cls, 2) + " " + kernel_class_name(cls) + ", padding");
+    row(8, 8, "TraceHandle " + logger_text(u64(8)));
+    if (query) {
+        if (r.length > 16) a.rows.push_back({16, "", "... " + std::to_string(r.length - 16) + " bytes of output buffer"});
+        return a;
+    }
+    switch (c) {
+    case event_trace_information_class::group_mask: {
+        etwctl::group_mask m;
+        for (std::size_t i = 0; i < 8; ++i) {
+            m.masks[i] = u32(16 + 4 * i);
+            row(16 + 4 * i, 4, "Masks[" + std::to_string(i) + "] " + hex(m.masks[i], 8));
+        }
+        char text[512];
+        std::size_t const n = etwctl::format_kernel_flags(m, text);
+        a.rows.push_back({16, "", "= " + std::string(text, n < sizeof text ? n : sizeof text - 1)});
+        break;
+    }
+    case event_trace_information_class::stack_tracing:
+    case event_trace_information_class::profile_event_list:
+        for (std::size_t off = 16, i = 0; off + 4 <= r.bytes.size(); off += 4, ++i) {
+            auto const h = etwctl::hook_id(static_cast<std::uint16_t>(u32(off)));
+            auto const name = etwctl::kernel_event_name(h);
+            row(off, 4, "HookId[" + std::to_string(i) + "] " + hex(u32(off), 4) + (name.empty() ? "" : " " + std::string(name)));
+        }
+        if (r.bytes.size() == 16) a.rows.push_back({16, "", "(empty list)"});
+        break;
+    case event_trace_information_class::profile_config:
+    case event_trace_information_class::profile_counter_list:
+        for (std::size_t off = 16, i = 0; off + 4 <= r.bytes.size(); off += 4, ++i)
+            row(off, 4, "ProfileSource[" + std::to_string(i) + "] " + std::to_string(u32(off)) + " " + source_name(u32(off)));
+        break;
+    default:
+        for (std::size_t off = 16; off < r.bytes.size(); off += 8) row(off, 8, "");
+    }
+    return a;
+}
+
+inline std::string format_text(annotated_request const& a, std::size_t index) {
+    std::string o = "#" + std::to_string(index) + " " + a.call + "  [" + a.state + (a.status.empty() ? "" : ": " + a.status) + "]\n";
+    for (auto const& r : a.rows) {
+        std::string off = hex(r.offset, 4).substr(2);
+        std::string h = r.hex;
+        if (h.size() < 24) h.append(24 - h.size(), ' ');
+        o += "    " + (r.hex.empty() ? std::string(4, ' ') : off) + "  " + h + "  " + r.note + "\n";
+    }
+    return o;
+}
+
+inline std::string format_json(annotated_request const& a, request const& r) {
+    std::string bytes;
+    for (auto b : r.bytes) bytes += hex_byte(std::to_integer<unsigned>(b));
+    std::vector<std::string> rows;
+    for (auto const& x : a.rows) rows.push_back(json_object().num("offset", x.offset).str("hex", x.hex).str("note", x.note).text());
+    json_object o;
+    o.str("call", a.call).boolean("sent", r.sent);
+    if (r.sent) o.str("status", a.status);
+    o.str("bytes", bytes).raw("fields", json_array(rows));
+    return o.text();
+}
+
+} // namespace etwctl_tool
