@@ -1,0 +1,13 @@
+// Twin of interval_with_session.fail.cpp without the misuse (a session handle given to the machine-global interval class): must compile cleanly.
+#include <array>
+#include <cstdint>
+
+#include "etwctl/set.hpp"
+#include "etwctl/sim/kernel.hpp"
+
+int main() {
+    etwctl::sim::kernel k;
+    etwctl::session_handle const s{k.start_logger(etwctl::limits::kernel_logger_id)};
+    (void)s;
+    (void)etwctl::set<etwctl::sampled_profile_interval>(k, etwctl::profile_source::time, etwctl::profile_interval{10000});
+}
