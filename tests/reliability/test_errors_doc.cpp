@@ -1,0 +1,305 @@
+// Every error path names its rule:
+//  - docs/errors.md and rule_table stay in step: each rule's name and Win32 code appear in the doc's
+//    rule table, the doc lists no rule the library does not have, and the doc's NTSTATUS table is the
+//    library's RtlNtStatusToDosError table, both ways;
+//  - each rule is triggered through a public entry point (a table, one input per rule), and the table
+//    covers every rule but ok, so a new rule without a trigger fails here.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "etwctl/guards.hpp"
+#include "etwctl/parse.hpp"
+#include "etwctl/pmc.hpp"
+#include "etwctl/sim/hostile_kernel.hpp"
+#include "etwctl/stack_walk_set.hpp"
+#include "etwctl_test.hpp"
+
+using namespace etwctl;
+
+namespace {
+
+std::vector<std::string> cells(std::string const& line) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (std::size_t i = 1; i < line.size(); ++i) {
+        if (line[i] == '|') {
+            auto const b = cur.find_first_not_of(' ');
+            auto const e = cur.find_last_not_of(' ');
+            out.push_back(b == std::string::npos ? std::string() : cur.substr(b, e - b + 1));
+            cur.clear();
+        } else {
+            cur += line[i];
+        }
+    }
+    return out;
+}
+
+struct doc_tables {
+    std::map<std::string, std::uint32_t> rules;      ///< name -> Win32
+    std::map<std::uint32_t, std::uint32_t> statuses; ///< NTSTATUS -> Win32
+    std::size_t rule_rows = 0;
+    std::size_t status_rows = 0;
+};
+
+doc_tables read_doc() {
+    std::ifstream f(ETWCTL_ERRORS_MD);
+    REQUIRE_MESSAGE(f.good(), "docs/errors.md not found");
+    doc_tables t;
+    std::string line, section;
+    while (std::getline(f, line)) {
+        if (line.rfind("## ", 0) == 0) section = line.substr(3);
+        if (line.rfind("| `", 0) != 0) continue;
+        auto const c = cells(line);
+        REQUIRE(c.size() >= 2);
+        if (section == "Rules") {
+            std::string const name = c[0].substr(1, c[0].find('`', 1) - 1);
+            t.rules[name] = static_cast<std::uint32_t>(std::stoul(c[1]));
+            ++t.rule_rows;
+        } else if (section == "Kernel statuses") {
+            auto const status = static_cast<std::uint32_t>(std::stoul(c[0].substr(1), nullptr, 16));
+            t.statuses[status] = static_cast<std::uint32_t>(std::stoul(c[1]));
+            ++t.status_rows;
+        }
+    }
+    return t;
+}
+
+} // namespace
+
+TEST_CASE("docs/errors.md lists exactly rule_table, with the same Win32 codes") {
+    auto const doc = read_doc();
+    CHECK(doc.rule_rows == doc.rules.size()); // no rule twice
+    CHECK(doc.rules.size() == static_cast<std::size_t>(rule::count_));
+    for (auto const& row : rule_table) {
+        std::string const name(row.name);
+        CAPTURE(name);
+        auto const it = doc.rules.find(name);
+        REQUIRE_MESSAGE(it != doc.rules.end(), "rule missing from docs/errors.md");
+        CHECK(it->second == row.win32_error);
+    }
+    for (auto const& [name, code] : doc.rules) {
+        CAPTURE(name);
+        bool known = false;
+        for (auto const& row : rule_table) known = known || row.name == name;
+        CHECK_MESSAGE(known, "docs/errors.md lists a rule the library does not have");
+    }
+}
+
+TEST_CASE("docs/errors.md lists exactly the NTSTATUS -> Win32 table") {
+    auto const doc = read_doc();
+    CHECK(doc.status_rows == doc.statuses.size());
+    CHECK(doc.statuses.size() == std::size(detail::nt_to_win32_table));
+    for (auto const& e : detail::nt_to_win32_table) {
+        CAPTURE(e.status);
+        auto const it = doc.statuses.find(e.status);
+        REQUIRE(it != doc.statuses.end());
+        CHECK(it->second == e.error);
+    }
+    for (auto const& [status, code] : doc.statuses) {
+        CAPTURE(status);
+        CHECK(nt_status_to_win32(static_cast<std::int32_t>(status)) == code);
+    }
+}
+
+// ---- every rule, triggered -----------------------------------------------------------------------
+
+namespace {
+
+/// What a trigger observed: the rule itself (typed paths, helpers) or the number a compat entry
+/// point returned (Win32, or the Win32 inside an HRESULT).
+struct observed {
+    bool is_rule = false;
+    rule r = rule::ok;
+    std::uint32_t win32 = 0;
+};
+observed as_rule(rule r) { return {true, r, win32_error_of(r)}; }
+observed as_rule(std::error_code const& ec) {
+    REQUIRE(ec.category() == rule_category());
+    return as_rule(rule_of(ec));
+}
+observed as_win32(std::uint32_t e) { return {false, rule::ok, e}; }
+observed as_hresult(std::int32_t hr) {
+    REQUIRE(hr != 0);
+    return as_win32(hresult::win32_of(hr));
+}
+
+struct machine {
+    std::unique_ptr<sim::kernel> k = std::make_unique<sim::kernel>();
+    machine() { k->start_logger(1); }
+};
+
+unsigned char scratch[64] = {};
+
+struct trigger {
+    rule expected;
+    char const* how;
+    observed (*run)();
+};
+
+trigger const triggers[] = {
+    {rule::set_class_not_supported, "TraceSetInformation class 0",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 0, scratch, 8)); }},
+    {rule::query_class_not_supported, "TraceQueryInformation class 3",
+     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 1, 3, scratch, 8, nullptr)); }},
+    {rule::stack_tracing_size, "set<stack_tracing> with 257 events",
+     [] { machine m; std::vector<classic_event_id> ev(257); return as_rule(set<stack_tracing>(*m.k, session_handle{1}, ev)); }},
+    {rule::stack_tracing_empty_needs_null, "TraceStackTracingInfo, length 0, non-NULL",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 3, scratch, 0)); }},
+    {rule::enable_flags_set_size, "TraceSystemTraceEnableFlagsInfo set, 36 bytes",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 4, scratch, 36)); }},
+    {rule::enable_flags_query_length, "TraceSystemTraceEnableFlagsInfo query, 16 bytes",
+     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 1, 4, scratch, 16, nullptr)); }},
+    {rule::interval_session_not_zero, "TraceSampledProfileIntervalInfo with a session",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 5, scratch, 8)); }},
+    {rule::interval_length, "TraceSampledProfileIntervalInfo, 4 bytes",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 0, 5, scratch, 4)); }},
+    {rule::profile_config_size, "set<profile_source_config> with 5 sources",
+     [] { machine m; std::vector<profile_source> s(5, profile_source::total_issues);
+          return as_rule(set<profile_source_config>(*m.k, session_handle{1}, s)); }},
+    {rule::profile_config_empty, "set<profile_source_config> with none",
+     [] { machine m; std::vector<profile_source> s;
+          return as_rule(set<profile_source_config>(*m.k, session_handle{1}, s)); }},
+    {rule::pmc_events_size, "set<pmc_event_list> with 5 events",
+     [] { machine m; std::vector<classic_event_id> ev(5); return as_rule(set<pmc_event_list>(*m.k, session_handle{1}, ev)); }},
+    {rule::pmc_events_empty_needs_null, "TracePmcEventListInfo, length 0, non-NULL",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 8, scratch, 0)); }},
+    {rule::pmc_counters_size, "set<pmc_counter_list> with 5 counters",
+     [] { machine m; std::vector<profile_source> s(5, profile_source::total_issues);
+          return as_rule(set<pmc_counter_list>(*m.k, session_handle{1}, s)); }},
+    {rule::pmc_counters_empty, "set<pmc_counter_list> with none",
+     [] { machine m; std::vector<profile_source> s; return as_rule(set<pmc_counter_list>(*m.k, session_handle{1}, s)); }},
+    {rule::disallow_list_size, "TraceSetDisallowList, 15 bytes",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 10, scratch, 15)); }},
+    {rule::disallow_list_too_long, "set<disallow_list> with 257 GUIDs",
+     [] { machine m; std::vector<guid> g(257); return as_rule(set<disallow_list>(*m.k, session_handle{1}, g)); }},
+    {rule::disallow_list_empty_needs_null, "TraceSetDisallowList, length 0, non-NULL",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 10, scratch, 0)); }},
+    {rule::source_list_session_not_zero, "TraceProfileSourceListInfo with a session",
+     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 1, 7, scratch, 64, nullptr)); }},
+    {rule::source_list_buffer_too_small, "query<profile_source_list> into no storage",
+     [] { machine m; return as_rule(query<profile_source_list>(*m.k, std::span<std::byte>{}).error()); }},
+    {rule::version_session_not_zero, "TraceVersionInfo with a session",
+     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 1, 11, scratch, 8, nullptr)); }},
+    {rule::version_length, "TraceVersionInfo, 4 bytes",
+     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 0, 11, scratch, 4, nullptr)); }},
+    {rule::null_buffer_with_length, "TraceSystemTraceEnableFlagsInfo set, NULL with 8 bytes",
+     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 4, nullptr, 8)); }},
+    {rule::kernel_reply_malformed, "query<profile_source_list> from a kernel whose chain is cyclic",
+     [] {
+         auto k = std::make_unique<sim::hostile_kernel>();
+         k->set_fault(sim::reply_fault::chain_cycle);
+         profile_source_list_buffer<> storage;
+         return as_rule(query<profile_source_list>(*k, storage.span()).error());
+     }},
+    {rule::event_info_class_not_supported, "TraceLoggingSetInformation class 1",
+     [] { machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 1, scratch, 1)); }},
+    {rule::binary_tracking_length, "TraceLoggingSetInformation class 0 with 4 bytes",
+     [] { machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 0, scratch, 4)); }},
+    {rule::traits_length, "TraceLoggingSetInformation class 2 with 2 bytes",
+     [] { machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 2, scratch, 2)); }},
+    {rule::traits_malformed, "set<provider_traits> with a size field that is not the length",
+     [] {
+         machine m;
+         std::byte blob[5] = {std::byte{9}, std::byte{0}, std::byte{'a'}, std::byte{0}, std::byte{0}};
+         return as_rule(set<provider_traits>(*m.k, registration_handle{m.k->register_provider()}, std::span<std::byte const>(blob)));
+     }},
+    {rule::descriptor_type_length, "TraceLoggingSetInformation class 3 with 2 bytes",
+     [] { machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 3, scratch, 2)); }},
+    {rule::descriptor_type_value, "TraceLoggingSetInformation class 3 with the byte 2 (the kernel's check)",
+     [] {
+         machine m;
+         unsigned char const two = 2;
+         return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 3, &two, 1));
+     }},
+    {rule::event_set_information_unavailable, "TraceLoggingSetInformation, policy disabled",
+     [] {
+         machine m;
+         return as_hresult(compat::tracelogging_set_information<event_set_information_policy::disabled>(
+             *m.k, m.k->register_provider(), 0, nullptr, 0));
+     }},
+    {rule::enable_context_zero_handle, "enable_context{0}.check()", [] { return as_rule(enable_context{0}.check()); }},
+    {rule::enable_context_bad_logger_id, "EtwGetTraceEnableFlags(logger id 100)",
+     [] {
+         std::uint32_t e = 0;
+         (void)compat::get_trace_enable_flags(100, &e);
+         CHECK(enable_context{100}.check() == rule::enable_context_bad_logger_id);
+         return as_win32(e);
+     }},
+    {rule::interval_out_of_bounds, "setup_pmc with an interval of 1",
+     [] {
+         machine m;
+         pmc_counter const c[] = {pmc_counter::of(profile_source::total_issues, profile_interval{1})};
+         return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>{}).error);
+     }},
+    {rule::profile_source_absent, "setup_pmc with source 99",
+     [] {
+         machine m;
+         pmc_counter const c[] = {pmc_counter::of_id(99)};
+         return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>{}).error);
+     }},
+    {rule::pmc_counter_not_pmc, "setup_pmc with the timer",
+     [] {
+         machine m;
+         pmc_counter const c[] = {pmc_counter::of(profile_source::time)};
+         return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>{}).error);
+     }},
+    {rule::pmc_event_group_not_enabled, "setup_pmc on CSwitch with no group enabled",
+     [] {
+         machine m;
+         pmc_counter const c[] = {pmc_counter::of(profile_source::total_issues)};
+         hook_id const ev[] = {hook_id{0x0524}};
+         return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>(ev)).error);
+     }},
+    {rule::stack_walk_overflow, "stack_walk_set<1>: a second id",
+     [] {
+         stack_walk_set<1> s;
+         CHECK(s.add(hook_id{0x0524}) == rule::ok);
+         return as_rule(s.add(hook_id{0x0532}));
+     }},
+    {rule::parse_unknown_name, "parse_stack_walk(\"NoSuchEvent\")",
+     [] { hook_id ids[4]; std::size_t n = 0; return as_rule(parse_stack_walk("NoSuchEvent", ids, n)); }},
+    {rule::parse_duplicate_name, "parse_stack_walk(\"CSwitch+CSwitch\")",
+     [] { hook_id ids[4]; std::size_t n = 0; return as_rule(parse_stack_walk("CSwitch+CSwitch", ids, n)); }},
+    {rule::parse_empty_name, "parse_kernel_flags(\"PROC_THREAD+\")",
+     [] { group_mask m; return as_rule(parse_kernel_flags("PROC_THREAD+", m)); }},
+    {rule::parse_too_many_names, "parse_stack_walk of two names into room for one",
+     [] { hook_id ids[1]; std::size_t n = 0; return as_rule(parse_stack_walk("CSwitch+ReadyThread", ids, n)); }},
+};
+
+} // namespace
+
+TEST_CASE("every rule is triggered through a public entry point") {
+    std::array<bool, static_cast<std::size_t>(rule::count_)> covered{};
+    for (auto const& t : triggers) {
+        CAPTURE(info(t.expected).name);
+        CAPTURE(t.how);
+        observed const o = t.run();
+        if (o.is_rule) CHECK(o.r == t.expected);
+        CHECK(o.win32 == win32_error_of(t.expected));
+        covered[static_cast<std::size_t>(t.expected)] = true;
+    }
+    for (std::size_t i = 1; i < covered.size(); ++i) {
+        CAPTURE(rule_table[i].name);
+        CHECK_MESSAGE(covered[i], "a rule without a trigger: add one to the table in test_errors_doc.cpp");
+    }
+    CHECK(std::size(triggers) == static_cast<std::size_t>(rule::count_) - 1);
+}
+
+TEST_CASE("every rule's error_code names it and maps to its Win32 code") {
+    for (auto const& row : rule_table) {
+        std::error_code const ec = make_error_code(row.id);
+        CAPTURE(row.name);
+        if (row.id == rule::ok) continue;
+        CHECK(ec.category() == rule_category());
+        CHECK(to_win32(ec) == row.win32_error);
+        CHECK(ec == win32_condition(row.win32_error));
+        CHECK(ec.message().find(std::string(row.name)) != std::string::npos);
+    }
+}
