@@ -1,0 +1,314 @@
+// The measured functions: for each path, a hand-written raw equivalent, the typed call and the compat
+// call, each a non-inlined function with external linkage (benchmarks/check_codegen.sh disassembles
+// them by name). Inputs come from kernel_double.cpp, so nothing here is constant-folded except what
+// the library itself makes a compile-time constant.
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <type_traits>
+
+#include "bench_support.hpp"
+#include "etwctl/compat.hpp"
+#include "etwctl/enable_context.hpp"
+#include "etwctl/hook_list.hpp"
+#include "etwctl/kernel_groups.hpp"
+#include "etwctl/query.hpp"
+#include "etwctl/set.hpp"
+
+#define ETWCTL_BENCH_FN [[gnu::noinline]]
+
+namespace etwctl_bench {
+
+using etwctl::hook_id;
+using etwctl::session_handle;
+
+// ---- the compile-time configuration -------------------------------------------------------------------
+
+/// CSwitch + ReadyThread + SampledProfile (what stack_walk<"CSwitch+ReadyThread+Profile"> names).
+inline constexpr etwctl::hook_list<3> stack_hooks{hook_id{0x0524}, hook_id{0x0532}, hook_id{0x0F2E}};
+/// The same list declared with class template argument deduction. g++ 12 does not fold loads from an
+/// `inline constexpr` variable initialised this way (brace elision through the deduction guide), so
+/// the ids are loaded from the constant object instead of being immediates; clang folds both. Measured
+/// separately ("typed_ctad") so the table shows the difference.
+inline constexpr etwctl::hook_list stack_hooks_ctad{hook_id{0x0524}, hook_id{0x0532}, hook_id{0x0F2E}};
+static_assert(std::is_same_v<decltype(stack_hooks_ctad), etwctl::hook_list<3> const>);
+
+namespace {
+/// The request the kernel receives, as little-endian bytes, computed by the compiler.
+template <std::size_t N>
+constexpr auto encoded(etwctl::kernel_id_list_request<N> const& req, std::size_t count) noexcept {
+    std::array<std::uint8_t, 0x10 + 4 * N> b{};
+    auto put = [&b](std::size_t off, std::uint64_t v, std::size_t bytes) {
+        for (std::size_t i = 0; i < bytes; ++i) b[off + i] = static_cast<std::uint8_t>(v >> (8 * i));
+    };
+    put(0, req.header.information_class, 4);
+    put(4, req.header.spare, 4);
+    put(8, req.header.trace_handle, 8);
+    for (std::size_t i = 0; i < count; ++i) put(0x10 + 4 * i, req.ids[i], 4);
+    return b;
+}
+} // namespace
+
+// The whole request for the NT Kernel Logger is a compile-time constant, byte for byte.
+static_assert(encoded(etwctl::detail::make_hook_request(etwctl::event_trace_information_class::stack_tracing, 0xFFFF,
+                                                        stack_hooks),
+                      stack_hooks.size()) ==
+              std::array<std::uint8_t, 0x1C>{0x06, 0, 0, 0,  0, 0, 0, 0,  0xFF, 0xFF, 0, 0, 0, 0, 0, 0,
+                                             0x24, 0x05, 0, 0,  0x32, 0x05, 0, 0,  0x2E, 0x0F, 0, 0});
+static_assert(etwctl::kernel_id_list_request<3>::length_for(stack_hooks.size()) == 0x1C);
+
+// ---- hand-written raw equivalents: what a caller writes against NtSetSystemInformation directly ------------
+
+namespace raw {
+inline constexpr std::uint32_t system_performance_trace_information = 0x1F;
+
+struct hook_request3 {
+    std::uint32_t information_class;
+    std::uint32_t spare;
+    std::uint64_t trace_handle;
+    std::uint32_t hook_ids[3];
+};
+struct hook_request256 {
+    std::uint32_t information_class;
+    std::uint32_t spare;
+    std::uint64_t trace_handle;
+    std::uint32_t hook_ids[runtime_events];
+};
+struct group_mask_request {
+    std::uint32_t information_class;
+    std::uint32_t spare;
+    std::uint64_t trace_handle;
+    std::uint32_t masks[8];
+};
+struct counter_request2 {
+    std::uint32_t information_class;
+    std::uint32_t spare;
+    std::uint64_t trace_handle;
+    std::uint32_t sources[2];
+};
+struct time_profile_request {
+    std::uint32_t information_class;
+    std::uint32_t interval;
+};
+
+/// The 31 group GUIDs as a plain array (index = group), for the linear-search baselines.
+etwctl::guid group_guids[etwctl::kernel_group_count];
+[[maybe_unused]] bool const group_guids_filled = [] {
+    for (std::size_t i = 0; i < etwctl::kernel_group_count; ++i) group_guids[i] = etwctl::kernel_group_table[i].event_guid;
+    return true;
+}();
+
+/// GUID -> group by comparing against every group GUID in turn.
+inline int linear_group(unsigned char const* guid_bytes) noexcept {
+    for (std::size_t i = 0; i < etwctl::kernel_group_count; ++i)
+        if (std::memcmp(&group_guids[i], guid_bytes, 16) == 0) return static_cast<int>(i);
+    return -1;
+}
+} // namespace raw
+
+std::uint32_t sink_flags;
+std::uint32_t sink_error;
+etwctl::group_mask sink_mask;
+
+// ---- 1. stack tracing, compile-time list ----------------------------------------------------------------------
+
+ETWCTL_BENCH_FN bool stack_const_raw() {
+    raw::hook_request3 req{0x06, 0, session, {0x0524, 0x0532, 0x0F2E}};
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req, 0x1C) >= 0;
+}
+ETWCTL_BENCH_FN bool stack_const_typed() {
+    return !etwctl::set<etwctl::stack_tracing>(kernel, session_handle{session}, stack_hooks);
+}
+ETWCTL_BENCH_FN bool stack_const_typed_ctad() {
+    return !etwctl::set<etwctl::stack_tracing>(kernel, session_handle{session}, stack_hooks_ctad);
+}
+ETWCTL_BENCH_FN bool stack_const_compat() { // the drop-in caller has CLASSIC_EVENT_IDs, not hook ids
+    return etwctl::compat::trace_set_information(kernel, session, 3, few_events, sizeof few_events) == 0;
+}
+
+// ---- 2. stack tracing, 256 run-time CLASSIC_EVENT_IDs -------------------------------------------------------
+
+ETWCTL_BENCH_FN bool stack_events_raw_linear() {
+    raw::hook_request256 req;
+    req.information_class = 0x06;
+    req.spare = 0;
+    req.trace_handle = session;
+    std::size_t n = 0;
+    auto const* bytes = reinterpret_cast<unsigned char const*>(events);
+    for (std::size_t i = 0; i < runtime_events; ++i) {
+        unsigned char const* rec = bytes + 24 * i;
+        int const group = raw::linear_group(rec);
+        if (group >= 0) req.hook_ids[n++] = (static_cast<std::uint32_t>(group) << 8) | rec[16];
+    }
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req,
+                                            static_cast<std::uint32_t>(0x10 + 4 * n)) >= 0;
+}
+/// SECHOST-style: check the length, allocate the kernel buffer on the heap, translate by linear search.
+ETWCTL_BENCH_FN bool stack_events_raw_heap() {
+    void const* info = events;
+    std::uint32_t const length = sizeof events;
+    if (length % 24 != 0 || length / 24 > 256) return false;
+    std::uint32_t const count = length / 24;
+    auto* req = static_cast<raw::hook_request256*>(std::malloc(0x10 + 4 * std::size_t{count}));
+    if (req == nullptr) return false;
+    req->information_class = 0x06;
+    req->spare = 0;
+    req->trace_handle = session;
+    std::size_t n = 0;
+    auto const* bytes = static_cast<unsigned char const*>(info);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        unsigned char const* rec = bytes + 24 * std::size_t{i};
+        int const group = raw::linear_group(rec);
+        if (group >= 0) req->hook_ids[n++] = (static_cast<std::uint32_t>(group) << 8) | rec[16];
+    }
+    bool const ok = kernel.nt_set_system_information(raw::system_performance_trace_information, req,
+                                                     static_cast<std::uint32_t>(0x10 + 4 * n)) >= 0;
+    std::free(req);
+    return ok;
+}
+ETWCTL_BENCH_FN bool stack_events_typed() {
+    return !etwctl::set<etwctl::stack_tracing>(kernel, session_handle{session},
+                                               std::span<etwctl::classic_event_id const>(events));
+}
+ETWCTL_BENCH_FN bool stack_events_compat() {
+    return etwctl::compat::trace_set_information(kernel, session, 3, events, sizeof events) == 0;
+}
+
+// ---- 2b. stack tracing, 256 run-time hook ids (no lookup) ---------------------------------------------------
+
+ETWCTL_BENCH_FN bool stack_hooks_raw() {
+    raw::hook_request256 req;
+    req.information_class = 0x06;
+    req.spare = 0;
+    req.trace_handle = session;
+    for (std::size_t i = 0; i < runtime_events; ++i) req.hook_ids[i] = hooks[i].value;
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req,
+                                            0x10 + 4 * runtime_events) >= 0;
+}
+ETWCTL_BENCH_FN bool stack_hooks_typed() {
+    return !etwctl::set<etwctl::stack_tracing>(kernel, session_handle{session}, std::span<hook_id const>(hooks));
+}
+
+// ---- 3. group mask, PMC counters, interval, enable-flags decode, group-mask query -----------------------------
+
+ETWCTL_BENCH_FN bool group_mask_raw() {
+    raw::group_mask_request req{0x01, 0, session, {}};
+    std::memcpy(req.masks, mask.masks, sizeof req.masks);
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req, sizeof req) >= 0;
+}
+ETWCTL_BENCH_FN bool group_mask_typed() {
+    return !etwctl::set<etwctl::system_trace_enable_flags>(kernel, session_handle{session}, mask);
+}
+ETWCTL_BENCH_FN bool group_mask_compat() {
+    return etwctl::compat::trace_set_information(kernel, session, 4, mask.masks, sizeof mask.masks) == 0;
+}
+
+ETWCTL_BENCH_FN bool pmc_counters_raw() {
+    raw::counter_request2 req{0x0F, 0, session,
+                              {static_cast<std::uint32_t>(counters[0]), static_cast<std::uint32_t>(counters[1])}};
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req, 0x18) >= 0;
+}
+ETWCTL_BENCH_FN bool pmc_counters_typed() {
+    return !etwctl::set<etwctl::pmc_counter_list>(kernel, session_handle{session}, counters);
+}
+ETWCTL_BENCH_FN bool pmc_counters_compat() {
+    return etwctl::compat::trace_set_information(kernel, session, 9, counters, sizeof counters) == 0;
+}
+
+ETWCTL_BENCH_FN bool interval_timer_raw() {
+    raw::time_profile_request req{0x03, interval};
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req, sizeof req) >= 0;
+}
+ETWCTL_BENCH_FN bool interval_timer_typed() {
+    return !etwctl::set<etwctl::sampled_profile_interval>(kernel, etwctl::profile_interval{interval});
+}
+ETWCTL_BENCH_FN bool interval_timer_compat() {
+    etwctl::trace_profile_interval const v{0, interval};
+    return etwctl::compat::trace_set_information(kernel, 0, 5, &v, sizeof v) == 0;
+}
+
+ETWCTL_BENCH_FN bool interval_pmc_raw() { // the caller knows it is a counter: straight to NtSetIntervalProfile
+    return kernel.nt_set_interval_profile(interval, static_cast<std::uint32_t>(pmc_source)) >= 0;
+}
+ETWCTL_BENCH_FN bool interval_pmc_typed() {
+    return !etwctl::set<etwctl::sampled_profile_interval>(kernel, pmc_source, etwctl::profile_interval{interval});
+}
+ETWCTL_BENCH_FN bool interval_pmc_compat() {
+    etwctl::trace_profile_interval const v{static_cast<std::uint32_t>(pmc_source), interval};
+    return etwctl::compat::trace_set_information(kernel, 0, 5, &v, sizeof v) == 0;
+}
+
+ETWCTL_BENCH_FN bool enable_flags_raw() {
+    std::uint64_t const h = enable_handle;
+    auto const id = static_cast<std::uint16_t>(h);
+    sink_flags = (h != 0 && (id == 0xFFFF || id < 64)) ? static_cast<std::uint32_t>(h >> 32) : 0;
+    return true;
+}
+ETWCTL_BENCH_FN bool enable_flags_typed() {
+    sink_flags = etwctl::enable_flags_of(enable_handle);
+    return true;
+}
+ETWCTL_BENCH_FN bool enable_flags_compat() {
+    sink_flags = etwctl::compat::get_trace_enable_flags(enable_handle, &sink_error);
+    return true;
+}
+
+ETWCTL_BENCH_FN bool query_mask_raw() {
+    raw::group_mask_request req{0x01, 0, session, {}};
+    std::uint32_t returned = 0;
+    std::int32_t const s =
+        kernel.nt_query_system_information(raw::system_performance_trace_information, &req, sizeof req, &returned);
+    if (s < 0) return false;
+    std::memcpy(sink_mask.masks, req.masks, sizeof req.masks);
+    return true;
+}
+ETWCTL_BENCH_FN bool query_mask_typed() {
+    auto const r = etwctl::query<etwctl::system_trace_enable_flags>(kernel, session_handle{session});
+    if (!r) return false;
+    sink_mask = *r;
+    return true;
+}
+ETWCTL_BENCH_FN bool query_mask_compat() {
+    std::uint32_t returned = 0;
+    return etwctl::compat::trace_query_information(kernel, session, 4, sink_mask.masks, sizeof sink_mask.masks,
+                                                   &returned) == 0;
+}
+
+ETWCTL_BENCH_FN bool empty() { return true; }
+
+bench_case const cases[] = {
+    {"empty/raw", &empty, 1},
+    {"stack_const/raw", &stack_const_raw, 1},
+    {"stack_const/typed", &stack_const_typed, 1},
+    {"stack_const/typed_ctad", &stack_const_typed_ctad, 1},
+    {"stack_const/compat", &stack_const_compat, 1},
+    {"stack_events/raw_linear", &stack_events_raw_linear, runtime_events},
+    {"stack_events/raw_heap", &stack_events_raw_heap, runtime_events},
+    {"stack_events/typed", &stack_events_typed, runtime_events},
+    {"stack_events/compat", &stack_events_compat, runtime_events},
+    {"stack_hooks/raw", &stack_hooks_raw, runtime_events},
+    {"stack_hooks/typed", &stack_hooks_typed, runtime_events},
+    {"group_mask/raw", &group_mask_raw, 1},
+    {"group_mask/typed", &group_mask_typed, 1},
+    {"group_mask/compat", &group_mask_compat, 1},
+    {"pmc_counters/raw", &pmc_counters_raw, 1},
+    {"pmc_counters/typed", &pmc_counters_typed, 1},
+    {"pmc_counters/compat", &pmc_counters_compat, 1},
+    {"interval_timer/raw", &interval_timer_raw, 1},
+    {"interval_timer/typed", &interval_timer_typed, 1},
+    {"interval_timer/compat", &interval_timer_compat, 1},
+    {"interval_pmc/raw", &interval_pmc_raw, 1},
+    {"interval_pmc/typed", &interval_pmc_typed, 1},
+    {"interval_pmc/compat", &interval_pmc_compat, 1},
+    {"enable_flags/raw", &enable_flags_raw, 1},
+    {"enable_flags/typed", &enable_flags_typed, 1},
+    {"enable_flags/compat", &enable_flags_compat, 1},
+    {"query_mask/raw", &query_mask_raw, 1},
+    {"query_mask/typed", &query_mask_typed, 1},
+    {"query_mask/compat", &query_mask_compat, 1},
+};
+std::size_t const case_count = sizeof cases / sizeof cases[0];
+
+} // namespace etwctl_bench
