@@ -116,14 +116,20 @@ constexpr rule write_provider_traits(std::string_view name, guid const* group, s
 namespace diagnostic {
 // Called only when a provider name given at compile time contains a NUL before its end.
 inline void etwctl_provider_traits_name_contains_an_embedded_NUL() noexcept {}
+
+/// The size checks of provider_traits_blob, in an empty base class: a failed check in a base prints its
+/// one message, while inside the blob itself clang would also reject every later use of the blob.
+template <std::size_t Size>
+struct provider_traits_size_check {
+    static_assert(Size >= 3, "etwctl::provider_traits: a traits blob is at least 3 bytes");
+    static_assert(Size <= provider_traits_max_size,
+                  "etwctl::provider_traits: the blob exceeds 65535 bytes; Windows rejects it (keep traits under 256 bytes)");
+};
 } // namespace diagnostic
 
 /// A traits blob of a size known at compile time. Build with make_provider_traits().
 template <std::size_t Size>
-struct provider_traits_blob {
-    static_assert(Size >= 3, "etwctl::provider_traits: a traits blob is at least 3 bytes");
-    static_assert(Size <= provider_traits_max_size,
-                  "etwctl::provider_traits: the blob exceeds 65535 bytes; Windows rejects it (keep traits under 256 bytes)");
+struct provider_traits_blob : diagnostic::provider_traits_size_check<Size> {
     std::byte bytes[Size] = {};
 
     static constexpr std::size_t size() noexcept { return Size; }

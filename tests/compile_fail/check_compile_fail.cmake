@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.21) # list() keeps empty elements (CMP0007)
 # cmake -DCXX=<compiler> -DFAMILY=gcc|clang -DFLAGS=<;-list> -DSOURCE=<x.fail.cpp> -DTWIN=<x.pass.cpp>
 #       -P check_compile_fail.cmake
 # Passes only if the twin compiles and SOURCE fails with the expected message(s) and one error.
