@@ -37,7 +37,9 @@ inline std::size_t hook_ids_from_raw(void const* info, std::uint32_t count, std:
         auto const* rec = bytes + std::size_t{i} * validate::classic_event_id_size;
         guid g;
         std::memcpy(&g, rec, sizeof(guid));
-        if (auto const group = group_of(g)) out[n++] = (std::uint32_t{*group} << 8) | rec[16];
+        auto const group = group_or_empty(g); // branch-free, as in set.hpp's hooks_from
+        out[n] = (std::uint32_t{group} << 8) | rec[16];
+        n += group != group_hash_empty;
     }
     return n;
 }

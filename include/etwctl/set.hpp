@@ -117,8 +117,12 @@ std::size_t hooks_from(R const& r, std::uint32_t* out) noexcept {
     if constexpr (hook_range<R>) {
         for (hook_id h : r) out[n++] = h.value;
     } else {
-        for (auto const& e : r)
-            if (auto const h = hook_id_of(e)) out[n++] = h->value;
+        // Branch-free: every id is written, only known GUIDs advance n (out has room for all of r).
+        for (auto const& e : r) {
+            auto const group = group_or_empty(event_guid_of(e));
+            out[n] = (std::uint32_t{group} << 8) | event_type_of(e);
+            n += group != group_hash_empty;
+        }
     }
     return n;
 }
@@ -299,8 +303,11 @@ inline std::error_code to_error_code(std::error_code const& ec) noexcept { retur
 } // namespace detail
 
 /// Sets one information class. See the table at the top of this header for the arguments of each.
+/// Declared `inline` on purpose: g++ gives declared-inline functions a larger inlining budget, and
+/// set() must be inlined into its caller for a compile-time hook_list's ids to become immediate stores
+/// (otherwise a shared out-of-line copy loads them from the list object; see docs/performance.md).
 template <info_tag C, kernel K, class... Args>
-[[nodiscard]] std::error_code set(K& k, Args const&... args) noexcept {
+[[nodiscard]] inline std::error_code set(K& k, Args const&... args) noexcept {
     if constexpr (!C::settable) {
         static_assert(detail::dependent_false<C>,
                       "etwctl::set: this information class can only be queried; use etwctl::query<C>");
