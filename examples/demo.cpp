@@ -58,18 +58,14 @@ int main() {
     session_handle const session = kernel->start_kernel_logger();
     std::printf("etwctl demo (simulated kernel)\n\n");
 
-    // What a sampling profiler asks for.
-    constexpr hook_list stacks{hook_id{0x0F, 0x2E},  // SampledProfile (PerfInfo group, type 46)
-                               hook_id{0x05, 0x24},  // CSwitch        (Thread group, type 36)
-                               hook_id{0x05, 0x32}}; // ReadyThread    (Thread group, type 50)
-    constexpr group_mask groups = group_mask::from_enable_flags(0x00000007) // PROC_THREAD + LOADER
-                                  | perf_flag{0x20000002}                    // PERF_PROFILE
-                                  | perf_flag{0x20000004}                    // PERF_CONTEXT_SWITCH
-                                  | perf_flag{0x20000200}                    // PERF_DISPATCHER
-                                  | perf_flag{0x20000400};                   // PERF_PMC_PROFILE
-    constexpr profile_interval eight_khz{1250};                              // 1250 x 100 ns = 125 us
-    constexpr profile_source counters[] = {profile_source::total_cycles, static_cast<profile_source>(26)};
-    constexpr hook_list pmc_events{hook_id{0x05, 0x24}}; // counters ride on CSwitch
+    // What a sampling profiler asks for, in xperf's names; every name is checked and encoded at
+    // compile time (a misspelt or repeated name does not compile and says which one).
+    constexpr auto stacks = stack_walk<"SampledProfile+CSwitch+ReadyThread">;            // hook_list<3>
+    constexpr group_mask groups = kernel_flags<"PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER+PMC_PROFILE">;
+    constexpr profile_interval eight_khz = timer_interval<1250>;                            // 125 us, checked: 1221..1000000
+    constexpr profile_source counters[] = {*profile_source_by_name("TotalCycles"), *profile_source_by_name("InstructionRetired")};
+    constexpr auto pmc_events = stack_walk<"CSwitch">;                                      // counters ride on CSwitch
+    static_assert(stacks[1] == hook_id{0x0524} && groups.contains(perf_flag{0x20000002}));
 
     auto const previous = query<sampled_profile_interval>(*kernel);
     check(previous.has_value(), "read the current timer interval");
@@ -97,13 +93,16 @@ int main() {
     if (masks) {
         std::printf("  group masks:");
         for (auto m : masks->masks) std::printf(" %08x", m);
-        std::printf("\n");
+        char names[256];
+        std::size_t const n = format_kernel_flags(*masks, names);
+        std::printf("\n  kernel flags: %.*s\n", static_cast<int>(n), names);
         check(masks->contains(perf_flag{0x20000002}) && masks->contains(perf_flag{0x20000004}), "PROFILE and CSWITCH on");
         check((masks->masks[0] & 0x7U) == 0x7U, "PROC_THREAD and LOADER on");
     }
     std::printf("  stack-traced hook ids:");
     auto const hooks = kernel->stack_tracing_hooks(kernel_logger.value);
-    for (auto h : hooks) std::printf(" 0x%04x", h);
+    for (auto h : hooks) std::printf(" 0x%04x (%.*s)", h, static_cast<int>(kernel_event_name(hook_id{static_cast<std::uint16_t>(h)}).size()),
+                                     kernel_event_name(hook_id{static_cast<std::uint16_t>(h)}).data());
     std::printf("\n");
     check(hooks.size() == 3 && hooks[0] == 0x0F2E && hooks[1] == 0x0524 && hooks[2] == 0x0532, "stack list as sent");
 

@@ -17,6 +17,15 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DETWCTL_BUILD_TESTS=OFF -DETWCTL_BUILD_EXAMPLES=ON >/dev/null
-cmake --build build/demo --target etwctl_demo
+cmake --build build/demo --target etwctl_demo etwctl_tool
 echo
 ./build/demo/examples/etwctl_demo
+
+# The same controls from the shell: the etwctl tool (here on the simulated kernel; on Windows the real one).
+tool=./build/demo/tools/etwctl/etwctl
+run() { echo; echo "\$ etwctl $*"; "$tool" "$@" 2>&1 || echo "(exit code $?)"; }
+run profile-sources
+run --dry-run stackwalk kernel SampledProfile+CSwitch+ReadyThread
+run interval set 8kHz
+run pmc kernel --counters TotalCycles,InstructionRetired --events ReadyThread
+run decode-handle 0x0000000500040005
