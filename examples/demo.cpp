@@ -94,7 +94,7 @@ int main() {
         std::printf("  group masks:");
         for (auto m : masks->masks) std::printf(" %08x", m);
         char names[256];
-        std::size_t const n = format_kernel_flags(*masks, names);
+        std::size_t const n = format_kernel_flags(masks->canonical(), names); // without the Masks[0] alias repeats
         std::printf("\n  kernel flags: %.*s\n", static_cast<int>(n), names);
         check(masks->contains(perf_flag{0x20000002}) && masks->contains(perf_flag{0x20000004}), "PROFILE and CSWITCH on");
         check((masks->masks[0] & 0x7U) == 0x7U, "PROC_THREAD and LOADER on");

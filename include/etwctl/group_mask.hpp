@@ -82,6 +82,17 @@ struct group_mask {
         }
         return m;
     }
+    /// One spelling per group: each Masks[0] alias becomes its extended flag (what a mask read back
+    /// from the kernel means, without the bits it repeats "for compatibility").
+    constexpr group_mask canonical() const noexcept {
+        group_mask m = *this;
+        for (auto const& a : enable_flag_aliases)
+            if (masks[0] & a.enable_flag) {
+                m.set(a.extended);
+                m.masks[0] &= ~a.enable_flag;
+            }
+        return m;
+    }
     /// True if f is on in the kernel's view (directly or through its Masks[0] alias).
     constexpr bool enables(perf_flag f) const noexcept { return normalized().contains(f); }
 

@@ -67,6 +67,8 @@ TEST_CASE("group_mask: set operations per mask, aliases normalized both ways") {
     constexpr group_mask legacy = group_mask::from_enable_flags(0x01000000 | 0x80); // PROFILE | SYSTEMCALL
     static_assert(!legacy.contains(profile) && legacy.enables(profile) && legacy.enables(syscall));
     static_assert(a.normalized().masks[0] == (0x01000000U | 0x80U));
+    static_assert(a.normalized().canonical() == a);           // canonical() undoes the alias repeats
+    static_assert(legacy.canonical() == a && legacy.canonical().masks[0] == 0);
     group_mask pooltrace{perf_flag{0x20000041}}; // a multi-bit flag: contains() needs every bit
     CHECK(pooltrace.contains(perf_flag{0x20000001}));
     CHECK_FALSE(group_mask{perf_flag{0x20000001}}.contains(perf_flag{0x20000041}));
