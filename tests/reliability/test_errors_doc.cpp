@@ -84,7 +84,8 @@ TEST_CASE("docs/errors.md lists exactly rule_table, with the same Win32 codes") 
         REQUIRE_MESSAGE(it != doc.rules.end(), "rule missing from docs/errors.md");
         CHECK(it->second == row.win32_error);
     }
-    for (auto const& [name, code] : doc.rules) {
+    for (auto const& kv : doc.rules) {
+        std::string const& name = kv.first;
         CAPTURE(name);
         bool known = false;
         for (auto const& row : rule_table) known = known || row.name == name;
@@ -102,9 +103,10 @@ TEST_CASE("docs/errors.md lists exactly the NTSTATUS -> Win32 table") {
         REQUIRE(it != doc.statuses.end());
         CHECK(it->second == e.error);
     }
-    for (auto const& [status, code] : doc.statuses) {
+    for (auto const& kv : doc.statuses) {
+        std::uint32_t const status = kv.first;
         CAPTURE(status);
-        CHECK(nt_status_to_win32(static_cast<std::int32_t>(status)) == code);
+        CHECK(nt_status_to_win32(static_cast<std::int32_t>(status)) == kv.second);
     }
 }
 
