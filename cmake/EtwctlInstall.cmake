@@ -1,6 +1,6 @@
 # Install rules: headers plus a header-only, architecture-independent CMake package.
 include(CMakePackageConfigHelpers)
-install(DIRECTORY include/etwctl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/etwctl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(TARGETS etwctl EXPORT etwctlTargets)
 install(EXPORT etwctlTargets NAMESPACE etwctl:: DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/etwctl)
 configure_package_config_file(cmake/etwctlConfig.cmake.in "${CMAKE_CURRENT_BINARY_DIR}/etwctlConfig.cmake"

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Runs a Windows program under Wine for CTest (CMAKE_CROSSCOMPILING_EMULATOR):
+#   wine-run.sh program.exe [args...]
+# Headless, with a private prefix (ETWCTL_WINEPREFIX, default: _wineprefix next to CMakeCache.txt
+# of the build tree the program lives in, else a per-user temp dir), no Wine debug output, and
+# Wine's crash debugger disabled so that a crash always gives a non-zero exit code. The program's
+# exit code is passed through. Output is passed through with CR removed (Windows writes CRLF), so
+# CTest regular expressions and scripts compare plain text.
+set -u
+
+if [ "$#" -lt 1 ]; then
+    echo "usage: $0 program.exe [args...]" >&2
+    exit 2
+fi
+
+# The 64-bit loader: Debian puts it in the wine64 package's library folder, not on PATH.
+loader=${ETWCTL_WINE:-}
+if [ -z "$loader" ]; then
+    for candidate in /usr/lib/wine/wine64 /usr/lib/x86_64-linux-gnu/wine/wine64 /opt/wine-stable/bin/wine64; do
+        if [ -x "$candidate" ]; then loader=$candidate; break; fi
+    done
+fi
+if [ -z "$loader" ] && command -v dpkg >/dev/null 2>&1; then
+    loader=$(dpkg -L wine64 2>/dev/null | grep '/wine64$' | head -n 1)
+fi
+if [ -z "$loader" ]; then loader=$(command -v wine64 || command -v wine || true); fi
+if [ -z "$loader" ] || [ ! -x "$loader" ]; then
+    echo "wine-run.sh: no Wine loader found (install wine64)" >&2
+    exit 2
+fi
+
+prefix=${ETWCTL_WINEPREFIX:-}
+if [ -z "$prefix" ]; then
+    dir=$(cd "$(dirname "$1")" 2>/dev/null && pwd -P || pwd -P)
+    while [ "$dir" != "/" ] && [ ! -f "$dir/CMakeCache.txt" ]; do dir=$(dirname "$dir"); done
+    if [ -f "$dir/CMakeCache.txt" ]; then
+        prefix="$dir/_wineprefix"
+    else
+        prefix="${TMPDIR:-/tmp}/etwctl-wineprefix-$(id -u)"
+    fi
+fi
+mkdir -p "$prefix"
+
+WINEPREFIX=$prefix
+WINEDEBUG=-all
+WINEDLLOVERRIDES="winedbg.exe=d;mscoree=d;mshtml=d"
+WINEARCH=win64
+export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINEARCH
+unset DISPLAY WAYLAND_DISPLAY
+
+# Creating a prefix takes a while; when tests run in parallel, let one of them do it.
+if [ ! -f "$prefix/system.reg" ]; then
+    (
+        if command -v flock >/dev/null 2>&1; then flock 9; fi
+        if [ ! -f "$prefix/system.reg" ]; then
+            "$loader" wineboot --init >/dev/null 2>&1 </dev/null
+            wineserver=$(dirname "$loader")/wineserver64
+            [ -x "$wineserver" ] || wineserver=$(command -v wineserver || true)
+            [ -n "$wineserver" ] && "$wineserver" -w >/dev/null 2>&1
+        fi
+    ) 9>"$prefix.lock"
+fi
+
+# Keep the exit code of the program, not of the filter.
+status_file=$(mktemp "${TMPDIR:-/tmp}/etwctl-wine-status.XXXXXX")
+{ "$loader" "$@" </dev/null 2>&1; echo $? >"$status_file"; } | tr -d '\r'
+status=$(cat "$status_file")
+rm -f "$status_file"
+exit "${status:-1}"
