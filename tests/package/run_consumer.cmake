@@ -1,6 +1,7 @@
 # Builds and runs one consumer project of etwctl (see CMakeLists.txt in this directory).
 #   cmake -DMODE=find_package|add_subdirectory -DETWCTL_SOURCE_DIR=... -DWORK_DIR=... [-DGENERATOR=...]
 #         [-DBUILD_TYPE=...] [-DCXX_COMPILER=...] [-DCXX_FLAGS=...] [-DTOOLCHAIN_FILE=...] [-DEMULATOR=...]
+#         [-DOUTER_BINARY_DIR=...]
 #         -P run_consumer.cmake
 cmake_minimum_required(VERSION 3.21)
 foreach(var MODE ETWCTL_SOURCE_DIR WORK_DIR)
@@ -94,6 +95,10 @@ else()
     set(exe "${WORK_DIR}/consumer/etwctl_consumer")
 endif()
 if(EMULATOR)
+    # Reuse the outer build's Wine prefix (or the one the caller chose) instead of making a new one.
+    if(NOT DEFINED ENV{ETWCTL_WINEPREFIX} AND OUTER_BINARY_DIR)
+        set(ENV{ETWCTL_WINEPREFIX} "${OUTER_BINARY_DIR}/_wineprefix")
+    endif()
     step("run consumer" ${EMULATOR} "${exe}")
 else()
     step("run consumer" "${exe}")
