@@ -259,11 +259,11 @@ trigger const triggers[] = {
          hook_id const ev[] = {hook_id{0x0524}};
          return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>(ev)).error);
      }},
-    {rule::stack_walk_overflow, "stack_walk_set<1>: a second id",
+    {rule::stack_walk_overflow, "stack_walk_set: a 257th id",
      [] {
-         stack_walk_set<1> s;
-         CHECK(s.add(hook_id{0x0524}) == rule::ok);
-         return as_rule(s.add(hook_id{0x0532}));
+         stack_walk_set<> s;
+         for (std::uint16_t i = 0; i < 256; ++i) CHECK(s.add(hook_id{i}) == rule::ok);
+         return as_rule(s.add(hook_id{0x1000}));
      }},
     {rule::parse_unknown_name, "parse_stack_walk(\"NoSuchEvent\")",
      [] { hook_id ids[4]; std::size_t n = 0; return as_rule(parse_stack_walk("NoSuchEvent", ids, n)); }},
