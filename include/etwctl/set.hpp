@@ -115,7 +115,10 @@ template <class R>
 std::size_t hooks_from(R const& r, std::uint32_t* out) noexcept {
     std::size_t n = 0;
     if constexpr (hook_range<R>) {
-        for (hook_id h : r) out[n++] = h.value;
+        // Indexed, with the count known up front: a plain widening copy the compiler can vectorize.
+        hook_id const* const ids = std::ranges::data(r);
+        n = std::ranges::size(r);
+        for (std::size_t i = 0; i < n; ++i) out[i] = ids[i].value;
     } else {
         // Branch-free: every id is written, only known GUIDs advance n (out has room for all of r).
         for (auto const& e : r) {
