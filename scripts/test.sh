@@ -91,7 +91,13 @@ fi
 declare -A counts=()
 for preset in "${presets[@]}"; do
     note "preset $preset"
-    run_stage "$preset: configure" cmake --preset "$preset" || continue
+    fresh=()
+    # build/<preset> is shared scratch: start afresh if its cache belongs to another source tree.
+    if [ -f "build/$preset/CMakeCache.txt" ] &&
+       ! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$root" "build/$preset/CMakeCache.txt"; then
+        fresh=(--fresh)
+    fi
+    run_stage "$preset: configure" cmake --preset "$preset" "${fresh[@]}" || continue
     run_stage "$preset: build" cmake --build --preset "$preset" || continue
     if run_stage "$preset: test" ctest --preset "$preset"; then :; fi
     counts[$preset]=$(ctest_counts "$log_dir/${preset}__test.log")
