@@ -100,8 +100,14 @@ if(MODE STREQUAL "find_package")
     endif()
     message(STATUS "install layout: ${header_count} headers + config, version (arch independent) and targets")
 
+    set(locate "-DCMAKE_PREFIX_PATH=${prefix}")
+    if(TOOLCHAIN_FILE)
+        # The toolchain confines package searches to the mingw root (CMAKE_FIND_ROOT_PATH_MODE_PACKAGE
+        # ONLY); name the installed package's directory instead.
+        set(locate "-Detwctl_DIR=${config_dir}")
+    endif()
     step("configure consumer" ${CMAKE_COMMAND} -S "${here}/find_package" -B "${WORK_DIR}/consumer" ${common_args}
-         "-DCMAKE_PREFIX_PATH=${prefix}" "-DEXPECTED_PREFIX=${prefix}")
+         ${locate} "-DEXPECTED_PREFIX=${prefix}")
 elseif(MODE STREQUAL "add_subdirectory")
     step("configure consumer" ${CMAKE_COMMAND} -S "${here}/add_subdirectory" -B "${WORK_DIR}/consumer" ${common_args}
          "-DETWCTL_SOURCE_DIR=${ETWCTL_SOURCE_DIR}")
