@@ -134,8 +134,34 @@ private:
 
 static_assert(sizeof(guid) == 16 && alignof(guid) == 4, "etwctl::guid must be layout-compatible with GUID");
 
+namespace detail {
+/// A string literal as a template argument (for the _guid literal operator template).
+template <std::size_t N>
+struct guid_text {
+    char chars[N] = {};
+    constexpr guid_text(char const (&s)[N]) noexcept { // NOLINT: converts from the literal by design
+        for (std::size_t i = 0; i < N; ++i) chars[i] = s[i];
+    }
+    constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
+};
+} // namespace detail
+
 namespace literals {
-consteval guid operator""_guid(char const* text, std::size_t n) { return guid::from_string({text, n}); }
+/// "3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c"_guid, checked at compile time: malformed text is one error
+/// (a static_assert naming the rule), whichever compiler.
+template <detail::guid_text Text>
+consteval guid operator""_guid() noexcept {
+    constexpr bool well_formed = [] {
+        guid g;
+        return guid::try_parse(Text.view(), g);
+    }();
+    static_assert(well_formed,
+                  "etwctl_guid_from_string_malformed_text_expected_8_4_4_4_12_hex_digits: etwctl::literals::_guid "
+                  "needs \"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx\", optionally in braces");
+    guid g;
+    guid::try_parse(Text.view(), g);
+    return g;
+}
 } // namespace literals
 
 } // namespace etwctl
