@@ -38,18 +38,6 @@ void hex_dump(std::span<std::byte const> bytes) {
     }
 }
 
-char const* function_name(kernel_function f) {
-    switch (f) {
-    case kernel_function::nt_set_system_information: return "NtSetSystemInformation";
-    case kernel_function::nt_query_system_information: return "NtQuerySystemInformation";
-    case kernel_function::nt_set_interval_profile: return "NtSetIntervalProfile";
-    case kernel_function::nt_query_interval_profile: return "NtQueryIntervalProfile";
-    case kernel_function::nt_trace_control: return "NtTraceControl";
-    case kernel_function::event_set_information: return "EventSetInformation";
-    }
-    return "?";
-}
-
 } // namespace
 
 int main() {
@@ -79,7 +67,7 @@ int main() {
 
     std::printf("\nwhat was sent (every kernel request, byte for byte)\n");
     for (auto const& r : kernel->requests()) {
-        std::printf("  %s code 0x%02x", function_name(r.function), r.code);
+        std::printf("  %s code 0x%02x", kernel_function_name(r.function).data(), r.code);
         if (r.function == kernel_function::nt_set_system_information ||
             r.function == kernel_function::nt_query_system_information)
             std::printf(" (EVENT_TRACE_INFORMATION_CLASS 0x%02x)", r.kernel_class);

@@ -9,6 +9,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <string_view>
 
 namespace etwctl {
 
@@ -31,6 +32,19 @@ enum class kernel_function : std::uint8_t {
     nt_trace_control,
     event_set_information,
 };
+
+/// The export each call is (ntdll's Nt* functions, advapi32's EventSetInformation). NUL-terminated.
+constexpr std::string_view kernel_function_name(kernel_function f) noexcept {
+    switch (f) {
+    case kernel_function::nt_set_system_information: return "NtSetSystemInformation";
+    case kernel_function::nt_query_system_information: return "NtQuerySystemInformation";
+    case kernel_function::nt_set_interval_profile: return "NtSetIntervalProfile";
+    case kernel_function::nt_query_interval_profile: return "NtQueryIntervalProfile";
+    case kernel_function::nt_trace_control: return "NtTraceControl";
+    case kernel_function::event_set_information: return "EventSetInformation";
+    }
+    return "";
+}
 
 /// Optional extension a kernel may offer: whether an export exists (native_kernel resolves exports at
 /// run time; the simulated kernel can pretend one is missing, as Wine lacks NtQueryIntervalProfile).

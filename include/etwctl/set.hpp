@@ -152,6 +152,19 @@ namespace detail {
 template <class C>
 struct setter;
 
+/// The shared body of the two event-list classes: the class's SECHOST rule on the raw-API view of the
+/// list (events) or its count limit (hook ids), then the request.
+template <std::size_t Capacity, kernel K, class R>
+outcome send_event_list(K& k, event_trace_information_class c, rule (*check)(void const*, std::uint32_t),
+                        rule too_many, session_handle session, R const& events) noexcept {
+    if constexpr (event_range<R>) {
+        if (rule r = check(address_of(events), byte_length(events)); r != rule::ok) return broke(r);
+    } else if (std::ranges::size(events) > Capacity) {
+        return broke(too_many);
+    }
+    return send_hooks<Capacity>(k, c, session, events);
+}
+
 template <>
 struct setter<stack_tracing> {
     template <kernel K, class R>
@@ -161,12 +174,9 @@ struct setter<stack_tracing> {
         if constexpr (n != std::dynamic_extent)
             static_assert(n <= limits::max_stack_tracing_events,
                           "etwctl::set<stack_tracing>: too many events; the kernel accepts at most 256");
-        if constexpr (event_range<R>) {
-            if (rule r = validate::stack_tracing(address_of(events), byte_length(events)); r != rule::ok) return broke(r);
-        } else if (std::ranges::size(events) > limits::max_stack_tracing_events) {
-            return broke(rule::stack_tracing_size);
-        }
-        return send_hooks<limits::max_stack_tracing_events>(k, event_trace_information_class::stack_tracing, session, events);
+        return send_event_list<limits::max_stack_tracing_events>(k, event_trace_information_class::stack_tracing,
+                                                                 &validate::stack_tracing, rule::stack_tracing_size,
+                                                                 session, events);
     }
 };
 
@@ -179,12 +189,8 @@ struct setter<pmc_event_list> {
         if constexpr (n != std::dynamic_extent)
             static_assert(n <= limits::max_pmc_events,
                           "etwctl::set<pmc_event_list>: too many events; TracePmcEventListInfo accepts at most 4");
-        if constexpr (event_range<R>) {
-            if (rule r = validate::pmc_event_list(address_of(events), byte_length(events)); r != rule::ok) return broke(r);
-        } else if (std::ranges::size(events) > limits::max_pmc_events) {
-            return broke(rule::pmc_events_size);
-        }
-        return send_hooks<limits::max_pmc_events>(k, event_trace_information_class::profile_event_list, session, events);
+        return send_event_list<limits::max_pmc_events>(k, event_trace_information_class::profile_event_list,
+                                                       &validate::pmc_event_list, rule::pmc_events_size, session, events);
     }
 };
 
@@ -208,9 +214,12 @@ struct setter<sampled_profile_interval> {
     }
 };
 
-template <class R>
-outcome sources_rule(R const& sources, rule (*check)(void const*, std::uint32_t)) noexcept {
-    return broke(check(address_of(sources), byte_length(sources)));
+/// The shared body of the two profile-source-list classes: the class's SECHOST rule, then the request.
+template <std::size_t Capacity, kernel K, class R>
+outcome send_source_list(K& k, event_trace_information_class c, rule (*check)(void const*, std::uint32_t),
+                         session_handle session, R const& sources) noexcept {
+    if (rule r = check(address_of(sources), byte_length(sources)); r != rule::ok) return broke(r);
+    return send_ulong_list<K, Capacity>(k, c, session.value, address_of(sources), byte_length(sources));
 }
 
 template <>
@@ -223,9 +232,8 @@ struct setter<profile_source_config> {
             static_assert(n <= limits::max_profile_sources,
                           "etwctl::set<profile_source_config>: too many profile sources; TraceProfileSourceConfigInfo accepts at most 4");
         }
-        if (auto const o = sources_rule(sources, &validate::profile_source_config); !o.ok()) return o;
-        return send_ulong_list<K, limits::max_profile_sources>(k, event_trace_information_class::profile_config,
-                                                              session.value, address_of(sources), byte_length(sources));
+        return send_source_list<limits::max_profile_sources>(k, event_trace_information_class::profile_config,
+                                                             &validate::profile_source_config, session, sources);
     }
 };
 
@@ -239,9 +247,8 @@ struct setter<pmc_counter_list> {
             static_assert(n <= limits::max_pmc_counters,
                           "etwctl::set<pmc_counter_list>: too many counters; TracePmcCounterListInfo accepts at most 4");
         }
-        if (auto const o = sources_rule(counters, &validate::pmc_counter_list); !o.ok()) return o;
-        return send_ulong_list<K, limits::max_pmc_counters>(k, event_trace_information_class::profile_counter_list,
-                                                           session.value, address_of(counters), byte_length(counters));
+        return send_source_list<limits::max_pmc_counters>(k, event_trace_information_class::profile_counter_list,
+                                                          &validate::pmc_counter_list, session, counters);
     }
 };
 

@@ -89,18 +89,6 @@ public:
     }
 
 private:
-    static constexpr char const* export_name(kernel_function f) noexcept {
-        switch (f) {
-        case kernel_function::nt_set_system_information: return "NtSetSystemInformation";
-        case kernel_function::nt_query_system_information: return "NtQuerySystemInformation";
-        case kernel_function::nt_set_interval_profile: return "NtSetIntervalProfile";
-        case kernel_function::nt_query_interval_profile: return "NtQueryIntervalProfile";
-        case kernel_function::nt_trace_control: return "NtTraceControl";
-        case kernel_function::event_set_information: return "EventSetInformation";
-        }
-        return "";
-    }
-
     static HMODULE module_for(kernel_function f) noexcept {
         if (f != kernel_function::event_set_information) return ::GetModuleHandleW(L"ntdll.dll");
         if (HMODULE m = ::GetModuleHandleW(L"advapi32.dll")) return m;
@@ -112,7 +100,7 @@ private:
         return exports_[static_cast<int>(f)].get([f]() noexcept -> std::uintptr_t {
             HMODULE const m = module_for(f);
             if (!m) return 0;
-            return reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, export_name(f)));
+            return reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, kernel_function_name(f).data()) /* NUL-terminated literal */);
         });
     }
 
