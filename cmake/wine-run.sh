@@ -4,7 +4,8 @@
 # Headless, with a private prefix (ETWCTL_WINEPREFIX, default: _wineprefix next to CMakeCache.txt
 # of the build tree the program lives in, else a per-user temp dir), no Wine debug output, and
 # Wine's crash debugger disabled so that a crash always gives a non-zero exit code. The program's
-# exit code is passed through. Output is passed through with CR removed (Windows writes CRLF), so
+# exit code is passed through. stdout and stderr are passed through separately with CR removed
+# (Windows writes CRLF), so
 # CTest regular expressions and scripts compare plain text.
 set -u
 
@@ -61,9 +62,12 @@ if [ ! -f "$prefix/system.reg" ]; then
     ) 9>"$prefix.lock"
 fi
 
-# Keep the exit code of the program, not of the filter.
+# Keep the exit code of the program, not of the filter, and stdout and stderr apart (tests check
+# them separately); stderr is passed on after the program ends.
 status_file=$(mktemp "${TMPDIR:-/tmp}/etwctl-wine-status.XXXXXX")
-{ "$loader" "$@" </dev/null 2>&1; echo $? >"$status_file"; } | tr -d '\r'
+err_file=$(mktemp "${TMPDIR:-/tmp}/etwctl-wine-stderr.XXXXXX")
+{ "$loader" "$@" </dev/null 2>"$err_file"; echo $? >"$status_file"; } | tr -d '\r'
+tr -d '\r' <"$err_file" >&2
 status=$(cat "$status_file")
-rm -f "$status_file"
+rm -f "$status_file" "$err_file"
 exit "${status:-1}"
