@@ -28,19 +28,34 @@ void* counted_alloc(std::size_t n) noexcept {
     if (g_count.on) ++g_count.news;
     return std::malloc(n == 0 ? 1 : n);
 }
+// Over-aligned blocks by hand (std::aligned_alloc is missing on mingw): malloc enough to align, and keep
+// the malloc'd address in the word before the block for counted_aligned_free.
 void* counted_aligned_alloc(std::size_t n, std::align_val_t a) noexcept {
     if (g_count.on) ++g_count.news;
     auto const align = static_cast<std::size_t>(a);
-    std::size_t const size = (n == 0 ? align : (n + align - 1) / align * align);
-    return std::aligned_alloc(align, size);
+    void* const raw = std::malloc(n + align + sizeof(void*));
+    if (raw == nullptr) return nullptr;
+    auto const start = reinterpret_cast<std::uintptr_t>(raw) + sizeof(void*);
+    auto* const block = reinterpret_cast<void**>((start + align - 1) / align * align);
+    block[-1] = raw;
+    return block;
 }
 void counted_free(void* p) noexcept {
     if (p == nullptr) return;
     if (g_count.on) ++g_count.deletes;
     std::free(p);
 }
+void counted_aligned_free(void* p) noexcept {
+    if (p == nullptr) return;
+    if (g_count.on) ++g_count.deletes;
+    std::free(static_cast<void**>(p)[-1]);
+}
 void* or_throw(void* p) {
+#if defined(__cpp_exceptions)
     if (p == nullptr) throw std::bad_alloc();
+#else
+    if (p == nullptr) std::abort(); // -fno-exceptions: what the default operator new does too
+#endif
     return p;
 }
 
@@ -60,12 +75,12 @@ void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete(void* p, std::nothrow_t const&) noexcept { counted_free(p); }
 void operator delete[](void* p, std::nothrow_t const&) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t, std::nothrow_t const&) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t, std::nothrow_t const&) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_aligned_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_aligned_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_aligned_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_aligned_free(p); }
+void operator delete(void* p, std::align_val_t, std::nothrow_t const&) noexcept { counted_aligned_free(p); }
+void operator delete[](void* p, std::align_val_t, std::nothrow_t const&) noexcept { counted_aligned_free(p); }
 
 using namespace etwctl;
 

@@ -8,9 +8,7 @@
 #include <cstring>
 
 #if defined(_WIN32)
-#define WIN32_LEAN_AND_MEAN
-#define NOMINMAX
-#include <windows.h>
+#include <windows.h> // test-only; the VirtualAlloc/VirtualProtect pair below
 #else
 #include <sys/mman.h>
 #include <unistd.h>
