@@ -5,6 +5,7 @@
 // (at most 0x10 + 4 * 256 bytes). Nothing outside the caller's buffers is read or written.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -273,6 +274,19 @@ std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t
         }
     };
     return run().win32();
+}
+
+/// The same, for a ReturnLength declared as the SDK's ULONG where that is `unsigned long` (Windows: a
+/// 32-bit type distinct from std::uint32_t), so `ULONG returned; ...(&returned)` needs no cast.
+template <kernel K, class ULong>
+    requires(std::same_as<ULong, unsigned long> && sizeof(ULong) == 4 && !std::same_as<ULong, std::uint32_t>)
+std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t information_class,
+                                      void* information, std::uint32_t length, ULong* return_length) noexcept {
+    std::uint32_t returned = return_length ? static_cast<std::uint32_t>(*return_length) : 0U;
+    std::uint32_t const e = trace_query_information(k, session, information_class, information, length,
+                                                    return_length ? &returned : nullptr);
+    if (return_length) *return_length = returned; // unchanged unless the call set it
+    return e;
 }
 
 /// EtwGetTraceEnableFlags (spec 004): the flags, or 0 with *error = ERROR_INVALID_HANDLE.

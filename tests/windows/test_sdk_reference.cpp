@@ -223,7 +223,7 @@ TEST_CASE("CLASSIC_EVENT_ID[], TRACEHANDLE and GUID[] go straight into the typed
     TRACE_PROFILE_INTERVAL tpi = {0, 10000};
     CHECK(etwctl::compat::trace_set_information(k, 0, TraceSampledProfileIntervalInfo, &tpi, sizeof tpi) == ERROR_SUCCESS);
     tpi.Interval = 0;
-    std::uint32_t returned = 0; // mingw's ULONG is unsigned long: the compat layer takes std::uint32_t*
+    ULONG returned = 0; // the SDK's ULONG (unsigned long on Windows), as TraceQueryInformation takes it
     CHECK(etwctl::compat::trace_query_information(k, 0, TraceSampledProfileIntervalInfo, &tpi, sizeof tpi, &returned) ==
           ERROR_SUCCESS);
     CHECK(returned == sizeof(TRACE_PROFILE_INTERVAL));

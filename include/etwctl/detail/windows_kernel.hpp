@@ -143,6 +143,13 @@ inline std::uint32_t trace_query_information(std::uint64_t session, std::uint32_
     return trace_query_information(native_kernel::instance(), session, information_class, information, length,
                                    return_length);
 }
+template <class ULong>
+    requires(std::same_as<ULong, unsigned long> && sizeof(ULong) == 4 && !std::same_as<ULong, std::uint32_t>)
+std::uint32_t trace_query_information(std::uint64_t session, std::uint32_t information_class, void* information,
+                                      std::uint32_t length, ULong* return_length) noexcept {
+    return trace_query_information(native_kernel::instance(), session, information_class, information, length,
+                                   return_length);
+}
 template <event_set_information_policy P = default_event_set_information_policy>
 std::int32_t tracelogging_set_information(std::uint64_t reg_handle, std::uint32_t information_class,
                                           void const* information, std::uint32_t length) noexcept {
