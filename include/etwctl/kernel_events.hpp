@@ -256,9 +256,8 @@ constexpr bool kernel_event_table_well_formed() noexcept {
     return true;
 }
 } // namespace detail
-static_assert(detail::kernel_event_table_well_formed(),
-              "etwctl: kernel_event_table: names must be unique (case-insensitively) and free of '+' and blanks; "
-              "each hook id has one canonical row, and aliases follow it");
+// The table is checked (well_formed) by tests/tables/test_tables_static.cpp, not here: the O(n^2)
+// check would be paid by every translation unit that includes this header.
 
 /// Name -> event (case-insensitive, aliases included), or nullptr.
 constexpr kernel_event const* find_kernel_event(std::string_view name) noexcept {

@@ -412,10 +412,8 @@ constexpr bool perf_table_well_formed() noexcept {
 }
 } // namespace detail
 
-static_assert(detail::xperf_table_well_formed(),
-              "etwctl: xperf_kernel_flag_table: names and masks must be unique and no row may follow a row it "
-              "strictly contains");
-static_assert(detail::perf_table_well_formed(), "etwctl: perf_flag_table: names unique, no empty flag");
+// The table is checked (well_formed) by tests/tables/test_tables_static.cpp, not here: the O(n^2)
+// check would be paid by every translation unit that includes this header.
 
 /// xperf kernel-flag name -> row (case-insensitive), or nullptr.
 constexpr xperf_kernel_flag const* find_xperf_kernel_flag(std::string_view name) noexcept {

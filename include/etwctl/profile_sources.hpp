@@ -83,8 +83,8 @@ constexpr bool profile_source_table_well_formed() noexcept {
     return true;
 }
 } // namespace detail
-static_assert(detail::profile_source_table_well_formed(),
-              "etwctl: profile_source_table rows must be in value order without gaps, names unique");
+// The table is checked (well_formed) by tests/tables/test_tables_static.cpp, not here: the O(n^2)
+// check would be paid by every translation unit that includes this header.
 
 /// Name (short or KPROFILE form, case-insensitive) -> source.
 constexpr std::optional<profile_source> profile_source_by_name(std::string_view name) noexcept {

@@ -129,3 +129,17 @@ static_assert(timer_interval<1221>.count() == 1221 && timer_interval<1000000>.co
 static_assert(timer_interval<timer::default_interval> == profile_interval{10000});
 static_assert(within_timer_bounds(profile_interval{1221}) && !within_timer_bounds(profile_interval{1220}));
 } // namespace
+
+// The tables' own consistency checks (unique names, canonical rows, order). They live here rather than
+// in the headers so that user translation units do not pay for them.
+namespace etwctl {
+static_assert(detail::kernel_event_table_well_formed(),
+              "etwctl: kernel_event_table: names must be unique (case-insensitively) and free of '+' and blanks; "
+              "each hook id has one canonical row, and aliases follow it");
+static_assert(detail::xperf_table_well_formed(),
+              "etwctl: xperf_kernel_flag_table: names and masks must be unique and no row may follow a row it "
+              "strictly contains");
+static_assert(detail::perf_table_well_formed(), "etwctl: perf_flag_table: names unique, no empty flag");
+static_assert(detail::profile_source_table_well_formed(),
+              "etwctl: profile_source_table rows must be in value order without gaps, names unique");
+} // namespace etwctl
