@@ -134,13 +134,23 @@ constexpr std::size_t edit_distance(std::string_view a, std::string_view b) noex
 }
 /// Close enough to suggest: one edit, or up to three edits in a name of three times that length.
 constexpr bool worth_suggesting(std::size_t distance, std::size_t length) noexcept {
-    return distance <= 1 || (distance <= 3 && distance * 3 <= length);
+    return distance <= 1 || (distance <= 3 && distance * 3 <= length); // 3 = max_suggested_distance below
+}
+
+/// worth_suggesting() never accepts more than 3 edits, and the length difference is a lower bound of
+/// the distance: names further apart in length than that are skipped without computing it.
+inline constexpr std::size_t max_suggested_distance = 3;
+constexpr bool may_be_suggested(std::string_view token, std::string_view name) noexcept {
+    std::size_t const a = token.size();
+    std::size_t const b = name.size();
+    return (a > b ? a - b : b - a) <= max_suggested_distance;
 }
 
 constexpr std::string_view nearest_event_name(std::string_view token) noexcept {
     std::string_view best;
     std::size_t best_d = static_cast<std::size_t>(-1);
     for (auto const& e : kernel_event_table) {
+        if (!may_be_suggested(token, e.name)) continue;
         std::size_t const d = edit_distance(token, e.name);
         if (d < best_d) best_d = d, best = e.name;
     }
@@ -150,10 +160,12 @@ constexpr std::string_view nearest_flag_name(std::string_view token) noexcept {
     std::string_view best;
     std::size_t best_d = static_cast<std::size_t>(-1);
     for (auto const& f : xperf_kernel_flag_table) {
+        if (!may_be_suggested(token, f.name)) continue;
         std::size_t const d = edit_distance(token, f.name);
         if (d < best_d) best_d = d, best = f.name;
     }
     for (auto const& f : perf_flag_table) {
+        if (!may_be_suggested(token, f.name)) continue;
         std::size_t const d = edit_distance(token, f.name);
         if (d < best_d) best_d = d, best = f.name;
     }
