@@ -148,7 +148,7 @@ inline constexpr rule_info rule_table[] = {
     {rule::pmc_event_group_not_enabled, win32::invalid_parameter, "pmc_event_group_not_enabled",
      "a PMC event's kernel group is not enabled in the session's group mask, so it would never carry counters"},
     {rule::stack_walk_overflow, win32::incorrect_size, "stack_walk_overflow",
-     "stack-walk set is full: the kernel accepts at most 256 events"},
+     "stack_walk_set is full: the events do not fit its capacity (at most 256, the kernel's limit)"},
     {rule::parse_unknown_name, win32::invalid_parameter, "parse_unknown_name", "unknown name"},
     {rule::parse_duplicate_name, win32::invalid_parameter, "parse_duplicate_name", "name given twice"},
     {rule::parse_empty_name, win32::invalid_parameter, "parse_empty_name", "empty name (stray '+')"},
