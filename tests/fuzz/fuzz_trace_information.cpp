@@ -249,6 +249,10 @@ void do_set(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
         check_set_request(k1, n1, cls, session, std::span(reinterpret_cast<std::byte const*>(bytes.data()), len));
 }
 
+/// Set when this input made the kernel answer "success" without doing anything (an injected status
+/// >= 0): such a reply is accepted as Windows would, but carries none of the kernel's state.
+bool g_injected_success = false;
+
 void do_query(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
     auto const cls = in.ConsumeIntegralInRange<std::uint32_t>(0, 31);
     std::uint64_t const session = pick_session(in);
@@ -274,6 +278,9 @@ void do_query(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
         r1 = compat::trace_query_information(k1, session, cls, info, len, want_length ? &ret : nullptr);
     }
     auto const* out = buf.data();
+    // A kernel failure that RtlNtStatusToDosError maps to 0 (0xC0010000) reads as success, as in SECHOST,
+    // but produced no data: the output checks below apply to kernel successes.
+    bool const kernel_ok = (k1.request_count() == n1 || k1.last_request().status >= 0) && !g_injected_success;
 
     // ReturnLength and output, class by class.
     switch (static_cast<trace_info_class>(cls)) {
@@ -288,7 +295,7 @@ void do_query(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
         break;
     case trace_info_class::profile_source_list:
         if (session != 0) FUZZ_CHECK(r1 == win32::invalid_parameter && ret == sentinel);
-        if (r1 == 0 && want_length) {
+        if (r1 == 0 && want_length && kernel_ok) {
             FUZZ_CHECK(ret <= len);
             FUZZ_CHECK(ret == 0 || info != nullptr);
             if (ret) FUZZ_CHECK(check_profile_source_chain({reinterpret_cast<std::byte const*>(out), ret}) == rule::ok);
@@ -305,7 +312,7 @@ void do_query(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
         }
         break;
     case trace_info_class::disallow_list_query:
-        if (r1 == 0 && want_length) {
+        if (r1 == 0 && want_length && kernel_ok) {
             FUZZ_CHECK(ret <= len && ret % 16 == 0);
             auto const list = k1.disallow_list(static_cast<std::uint16_t>(session & 0xFFFF));
             FUZZ_CHECK(ret == list.size_bytes());
@@ -405,6 +412,7 @@ void do_query(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
     FuzzedDataProvider in(data, size);
+    g_injected_success = false;
     auto& k1 = etwctl_fuzz::fresh_sim<1>();
     auto& k2 = etwctl_fuzz::fresh_sim<2>();
     std::uint8_t const setup = in.ConsumeIntegral<std::uint8_t>();
@@ -418,6 +426,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
             auto const n = in.ConsumeIntegralInRange<std::uint32_t>(1, 3);
             k1.inject(s, n);
             k2.inject(s, n);
+            if (s >= 0) g_injected_success = true; // "success" with nothing done: replies carry no data
             break;
         }
         case 1: case 2: case 3: case 4: case 5:
