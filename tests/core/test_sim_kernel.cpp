@@ -29,6 +29,7 @@ TEST_CASE("loggers: ids < 64 and 0xFFFF; unknown -> WMI_INSTANCE_NOT_FOUND; not 
     CHECK(send_hooks(m.k, 6, 0xABCD0000FFFFULL, 1) == ntstatus::success); // only the low 16 bits select
     CHECK(send_hooks(m.k, 6, 0, 2) == ntstatus::success);                 // logger id 0 = the NT Kernel Logger
     CHECK(m.k.stack_tracing_hooks(0xFFFF).size() == 2);
+    CHECK(m.k.stack_tracing_hooks(0).size() == 2);                         // ... for inspection too
     CHECK(m.k.stop_logger(63));
     CHECK(send_hooks(m.k, 6, 63, 1) == ntstatus::wmi_instance_not_found);
 }

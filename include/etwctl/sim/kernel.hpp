@@ -366,12 +366,19 @@ private:
         return r;
     }
 
+    /// Logger id 0 names the NT Kernel Logger (its slot; WmiSetLoggerId maps 0 to 0xFFFF), for the
+    /// kernel's lookups and for the inspection functions alike.
+    static constexpr std::uint16_t canonical_logger_id(std::uint16_t id) noexcept {
+        return id == 0 ? limits::kernel_logger_id : id;
+    }
     logger_state* find_logger(std::uint16_t id) noexcept {
+        id = canonical_logger_id(id);
         for (auto& l : loggers_)
             if (l.started && l.id == id) return &l;
         return nullptr;
     }
     logger_state const* find_logger(std::uint16_t id) const noexcept {
+        id = canonical_logger_id(id);
         for (auto const& l : loggers_)
             if (l.started && l.id == id) return &l;
         return nullptr;
@@ -383,9 +390,7 @@ private:
     }
     /// The logger a TraceHandle names, with the system-logger-mode rule when required.
     std::int32_t resolve(std::uint64_t trace_handle, bool needs_system_mode, logger_state*& out) noexcept {
-        auto id = static_cast<std::uint16_t>(trace_handle & 0xFFFFU);
-        if (id == 0) id = limits::kernel_logger_id;
-        out = find_logger(id);
+        out = find_logger(static_cast<std::uint16_t>(trace_handle & 0xFFFFU));
         if (!out) return ntstatus::wmi_instance_not_found;
         if (needs_system_mode && !out->options.system_logger_mode) return ntstatus::invalid_parameter;
         return ntstatus::success;
