@@ -6,6 +6,13 @@
 # ETWCTL_CROSS_INCLUDE_DIR into the imported targets Microsoft.GSL::GSL and doctest::doctest.
 # ETWCTL_HOST_INCLUDE_DIR (default /usr/include) is where the Debian packages put the headers.
 
+# Search the mingw-w64 sysroot for libraries, headers and packages; run host programs.
+set(CMAKE_FIND_ROOT_PATH /usr/${ETWCTL_MINGW_TRIPLE})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+
 if(NOT DEFINED ETWCTL_HOST_INCLUDE_DIR)
     set(ETWCTL_HOST_INCLUDE_DIR "/usr/include")
 endif()

@@ -27,10 +27,4 @@ set(CMAKE_CXX_FLAGS_INIT
 set(CMAKE_EXE_LINKER_FLAGS_INIT
     "-fuse-ld=bfd -L${_etwctl_gcc_dir} -Wl,--whole-archive -lwinpthread -Wl,--no-whole-archive")
 
-set(CMAKE_FIND_ROOT_PATH /usr/${ETWCTL_MINGW_TRIPLE})
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-
 include("${CMAKE_CURRENT_LIST_DIR}/EtwctlCrossDeps.cmake")
