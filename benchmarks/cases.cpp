@@ -13,7 +13,7 @@
 #include "etwctl/compat.hpp"
 #include "etwctl/enable_context.hpp"
 #include "etwctl/hook_list.hpp"
-#include "etwctl/kernel_groups.hpp"
+#include "etwctl/names/groups.hpp"
 #include "etwctl/query.hpp"
 #include "etwctl/set.hpp"
 

@@ -3,8 +3,8 @@
 #include "bench_support.hpp"
 
 #include "etwctl/enable_context.hpp"
-#include "etwctl/kernel.hpp"
-#include "etwctl/kernel_groups.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/names/groups.hpp"
 
 namespace etwctl_bench {
 

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "etwctl/etwctl.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
 
 namespace {
 

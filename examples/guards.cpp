@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "etwctl/etwctl.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
 
 int main() {
     using namespace etwctl;

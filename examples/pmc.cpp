@@ -7,6 +7,7 @@
 #include <string>
 
 #include "etwctl/etwctl.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
 
 namespace {
 void print(etwctl::pmc_report const& r) {

@@ -12,17 +12,17 @@
 #include <span>
 
 #include "etwctl/config.hpp"
-#include "etwctl/info_classes.hpp"
-#include "etwctl/kernel.hpp"
-#include "etwctl/kernel_groups.hpp"
-#include "etwctl/kernel_requests.hpp"
+#include "etwctl/classes/info_classes.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/names/groups.hpp"
+#include "etwctl/request/layouts.hpp"
 #include "etwctl/profile_source_list.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/status_codes.hpp"
 #include "etwctl/types.hpp"
-#include "etwctl/validation.hpp"
+#include "etwctl/request/checks.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 /// The EtwTraceProcessingVersion SECHOST reports for TraceVersionInfo (Windows 10: 1).
 inline constexpr std::uint32_t etw_trace_processing_version = 1;
@@ -316,4 +316,4 @@ std::int32_t tracelogging_set_information(K& k, std::uint64_t reg_handle, std::u
 }
 
 } // namespace compat
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

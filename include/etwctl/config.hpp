@@ -1,4 +1,10 @@
-// etwctl/config.hpp - version, platform and the one configuration macro etwctl reads.
+// etwctl/config.hpp - version, ABI namespace, platform and the one configuration macro etwctl reads.
+//
+// The version is spelled here only: CMakeLists.txt reads ETWCTL_VERSION_MAJOR/MINOR/PATCH from this file.
+// Everything etwctl declares lives in etwctl::ETWCTL_ABI_NAMESPACE, an inline namespace (etwctl::v1 by
+// default): user code names etwctl::set and never sees it, but the linker does. A build option that
+// changes what a header means (ETWCTL_HAVE_EVENT_SET_INFORMATION) changes the inline namespace too, so
+// two translation units built with different options cannot silently share one definition.
 //
 // ETWCTL_HAVE_EVENT_SET_INFORMATION (0, 1 or 2) mirrors TLG_HAVE_EVENT_SET_INFORMATION (spec 003): the
 // default event_set_information_policy of compat::tracelogging_set_information. When it is not defined,
@@ -14,13 +20,33 @@
 #define ETWCTL_VERSION_MINOR 0
 #define ETWCTL_VERSION_PATCH 0
 
+/// One number for comparisons: MAJOR * 10000 + MINOR * 100 + PATCH.
+#define ETWCTL_VERSION (ETWCTL_VERSION_MAJOR * 10000 + ETWCTL_VERSION_MINOR * 100 + ETWCTL_VERSION_PATCH)
+
+#if !defined(ETWCTL_ABI_NAMESPACE)
+#if defined(ETWCTL_HAVE_EVENT_SET_INFORMATION) && ETWCTL_HAVE_EVENT_SET_INFORMATION == 0
+#define ETWCTL_ABI_NAMESPACE v1_esi0
+#elif (defined(ETWCTL_HAVE_EVENT_SET_INFORMATION) && ETWCTL_HAVE_EVENT_SET_INFORMATION == 2) ||                 \
+    (!defined(ETWCTL_HAVE_EVENT_SET_INFORMATION) && defined(_WIN32_WINNT) && (_WIN32_WINNT < 0x0602))
+#define ETWCTL_ABI_NAMESPACE v1_esi2
+#else
+#define ETWCTL_ABI_NAMESPACE v1
+#endif
+#endif
+#define ETWCTL_BEGIN_NAMESPACE                                                                          \
+    namespace etwctl {                                                                                  \
+    inline namespace ETWCTL_ABI_NAMESPACE {
+#define ETWCTL_END_NAMESPACE                                                                            \
+    }                                                                                                   \
+    }
+
 #if defined(_WIN32)
 #define ETWCTL_WINDOWS 1
 #else
 #define ETWCTL_WINDOWS 0
 #endif
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 /// How compat::tracelogging_set_information reaches EventSetInformation (TLG_HAVE_EVENT_SET_INFORMATION).
 enum class event_set_information_policy : std::uint8_t {
@@ -40,4 +66,4 @@ inline constexpr event_set_information_policy default_event_set_information_poli
 inline constexpr event_set_information_policy default_event_set_information_policy = event_set_information_policy::direct;
 #endif
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

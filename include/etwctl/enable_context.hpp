@@ -8,11 +8,12 @@
 
 #include <cstdint>
 
+#include "etwctl/config.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
-#include "etwctl/validation.hpp"
+#include "etwctl/request/checks.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 struct enable_context {
     std::uint64_t handle = 0;
@@ -43,4 +44,4 @@ constexpr std::uint32_t enable_flags_of(std::uint64_t trace_handle) noexcept {
     return c.valid() ? c.enable_flags() : 0U;
 }
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -18,10 +18,11 @@
 
 #include <gsl/assert>
 
+#include "etwctl/config.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/status_codes.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 namespace detail {
 constexpr char const* win32_name(std::uint32_t e) noexcept {
@@ -241,7 +242,7 @@ private:
     std::error_code ec_ = no_error();
 };
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE
 
 template <>
 struct std::is_error_code_enum<etwctl::rule> : std::true_type {};

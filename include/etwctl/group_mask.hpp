@@ -10,9 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "etwctl/config.hpp"
 #include "etwctl/types.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 /// One PERF_* value: mask index (bits 29-31) + group bits (0-28).
 struct perf_flag {
@@ -119,4 +120,4 @@ struct group_mask {
 };
 static_assert(sizeof(group_mask) == 32, "etwctl::group_mask must be layout-compatible with PERFINFO_GROUPMASK");
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -11,7 +11,9 @@
 #include <string_view>
 #include <type_traits>
 
-namespace etwctl {
+#include "etwctl/config.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
 
 /// Anything shaped like the SDK's GUID (Data1, Data2, Data3, Data4[8]).
 template <class G>
@@ -164,4 +166,4 @@ consteval guid operator""_guid() noexcept {
 }
 } // namespace literals
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -6,9 +6,10 @@
 #include <cstddef>
 #include <span>
 
+#include "etwctl/config.hpp"
 #include "etwctl/types.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 template <std::size_t N>
 struct hook_list {
@@ -32,4 +33,4 @@ struct hook_list {
 template <class... H>
 hook_list(H...) -> hook_list<sizeof...(H)>;
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -13,10 +13,11 @@
 #include <iterator>
 #include <span>
 
+#include "etwctl/config.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 /// Returns rule::ok if bytes[0, size) holds a well-formed chain (an empty reply is a valid empty list).
 constexpr rule check_profile_source_chain(std::span<std::byte const> bytes) noexcept {
@@ -160,4 +161,4 @@ private:
     std::span<std::byte const> bytes_{};
 };
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -15,10 +15,11 @@
 #include <string_view>
 #include <type_traits>
 
+#include "etwctl/config.hpp"
 #include "etwctl/guid.hpp"
 #include "etwctl/rules.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 inline constexpr std::size_t provider_traits_max_size = 0xFFFF;
 inline constexpr std::size_t provider_traits_advised_size = 256;
@@ -171,4 +172,4 @@ constexpr rule build_provider_traits(std::string_view name, guid const* group, s
     return r;
 }
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -15,16 +15,17 @@
 #include <system_error>
 #include <type_traits>
 
+#include "etwctl/config.hpp"
 #include "etwctl/compat.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/group_mask.hpp"
-#include "etwctl/info_classes.hpp"
-#include "etwctl/kernel.hpp"
-#include "etwctl/kernel_requests.hpp"
+#include "etwctl/classes/info_classes.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/request/layouts.hpp"
 #include "etwctl/profile_source_list.hpp"
 #include "etwctl/types.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 namespace detail {
 
@@ -139,4 +140,4 @@ template <trace_info_tag C, kernel K, class... Args>
     }
 }
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -11,9 +11,10 @@
 #include <cstdint>
 #include <string_view>
 
+#include "etwctl/config.hpp"
 #include "etwctl/status_codes.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 enum class rule : std::uint16_t {
     ok = 0,
@@ -168,4 +169,4 @@ static_assert(rule_table_in_order(), "etwctl: rule_table rows must follow the en
 constexpr rule_info const& info(rule r) noexcept { return rule_table[static_cast<std::size_t>(r)]; }
 constexpr std::uint32_t win32_error_of(rule r) noexcept { return info(r).win32_error; }
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

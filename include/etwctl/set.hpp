@@ -28,19 +28,20 @@
 #include <system_error>
 #include <type_traits>
 
+#include "etwctl/config.hpp"
 #include "etwctl/compat.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/group_mask.hpp"
 #include "etwctl/hook_list.hpp"
-#include "etwctl/info_classes.hpp"
-#include "etwctl/kernel.hpp"
-#include "etwctl/kernel_groups.hpp"
-#include "etwctl/kernel_requests.hpp"
+#include "etwctl/classes/info_classes.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/names/groups.hpp"
+#include "etwctl/request/layouts.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/types.hpp"
-#include "etwctl/validation.hpp"
+#include "etwctl/request/checks.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 namespace detail {
 
@@ -359,4 +360,4 @@ template <info_tag C, kernel K, class... Args>
     }
 }
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 
-namespace etwctl {
+#include "etwctl/config.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
 
 /// Win32 error codes (ULONG results of TraceSetInformation, TraceQueryInformation, EventSetInformation).
 namespace win32 {
@@ -148,4 +150,4 @@ constexpr std::uint32_t nt_status_to_win32(std::int32_t status) noexcept {
     return win32::mr_mid_not_found;
 }
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

@@ -9,9 +9,10 @@
 #include <cstdint>
 #include <ratio>
 
+#include "etwctl/config.hpp"
 #include "etwctl/guid.hpp"
 
-namespace etwctl {
+ETWCTL_BEGIN_NAMESPACE
 
 /// Limits the kernel and SECHOST enforce (kernel-facts.md section 1: ETW_MAX_STACKWALK_FILTER,
 /// ETW_MAX_PROFILING_SOURCES, ETW_MAX_PMC_EVENTS, ETW_MAX_PMC_COUNTERS; MAXLOGGERS).
@@ -153,4 +154,4 @@ struct profile_source_info_header {
 static_assert(sizeof(profile_source_info_header) == 0x18);
 inline constexpr std::size_t profile_source_info_description_offset = 0x18;
 
-} // namespace etwctl
+ETWCTL_END_NAMESPACE

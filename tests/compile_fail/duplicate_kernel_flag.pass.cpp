@@ -2,7 +2,7 @@
 #include <array>
 #include <cstdint>
 
-#include "etwctl/parse.hpp"
+#include "etwctl/names/parse.hpp"
 
 int main() {
     constexpr auto m = etwctl::kernel_flags<"PROFILE+LOADER">;

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "etwctl/set.hpp"
-#include "etwctl/sim/kernel.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
 
 int main() {
     etwctl::sim::kernel k;

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-#include "etwctl/profile_sources.hpp"
+#include "etwctl/names/sources.hpp"
 
 int main() {
     constexpr auto iv = etwctl::timer_interval<100>;

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "etwctl/parse.hpp"
+#include "etwctl/names/parse.hpp"
 
 int main() {
     constexpr auto ids = etwctl::stack_walk<"CSwitch+CSwtch">;

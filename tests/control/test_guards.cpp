@@ -1,4 +1,4 @@
-#include "etwctl/guards.hpp"
+#include "etwctl/profiler/guards.hpp"
 
 #include <type_traits>
 

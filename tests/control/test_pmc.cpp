@@ -1,4 +1,4 @@
-#include "etwctl/pmc.hpp"
+#include "etwctl/profiler/pmc.hpp"
 
 #include "sim_fixture.hpp"
 

@@ -1,4 +1,4 @@
-#include "etwctl/stack_walk_set.hpp"
+#include "etwctl/profiler/stack_walk_set.hpp"
 
 #include "sim_fixture.hpp"
 

@@ -13,7 +13,7 @@
 
 #include "fuzz_support.hpp"
 
-#include "etwctl/parse.hpp"
+#include "etwctl/names/parse.hpp"
 
 using namespace etwctl;
 using etwctl_fuzz::guarded_buffer;

@@ -1,5 +1,5 @@
 # CTest script: the library's headers define none of the macros that configure <windows.h> for the
-# user, and only detail/windows_kernel.hpp includes a Windows header.
+# user, and only detail/windows_syscalls.hpp includes a Windows header.
 #   cmake -DINCLUDE_DIR=<repo>/include -P check_header_macros.cmake
 file(GLOB_RECURSE headers RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/etwctl/*.hpp")
 list(LENGTH headers n)
@@ -17,10 +17,10 @@ foreach(h IN LISTS headers)
                 list(APPEND problems "${h}: ${line}")
             endif()
         endforeach()
-        if(NOT h STREQUAL "etwctl/detail/windows_kernel.hpp")
+        if(NOT h STREQUAL "etwctl/detail/windows_syscalls.hpp")
             foreach(w IN LISTS windows_headers)
                 if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*<${w}>")
-                    list(APPEND problems "${h}: ${line} (only detail/windows_kernel.hpp may include Windows headers)")
+                    list(APPEND problems "${h}: ${line} (only detail/windows_syscalls.hpp may include Windows headers)")
                 endif()
             endforeach()
         endif()
@@ -30,4 +30,4 @@ if(problems)
     string(REPLACE ";" "\n  " problems "${problems}")
     message(FATAL_ERROR "header hygiene:\n  ${problems}")
 endif()
-message(STATUS "${n} headers: no user configuration macros, Windows headers only in detail/windows_kernel.hpp")
+message(STATUS "${n} headers: no user configuration macros, Windows headers only in detail/windows_syscalls.hpp")

@@ -4,9 +4,7 @@
 #include <cstdint>
 #include <system_error>
 
-namespace etwctl::sim {
-class kernel;
-}
+#include "etwctl/testing/sim_kernel.hpp"
 
 struct odr_report {
     void const* info_class_table;     // inline variable: one object in the program

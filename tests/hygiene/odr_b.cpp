@@ -1,5 +1,6 @@
 // One of two TUs that include the umbrella header and are linked into the same program.
 #include "etwctl/etwctl.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
 #include "odr.hpp"
 
 odr_report odr_report_b(etwctl::sim::kernel& k, std::uint64_t session) {

@@ -1,5 +1,6 @@
 // The umbrella header and its typed API with -fno-exceptions -fno-rtti.
 #include "etwctl/etwctl.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
 
 #if defined(__cpp_exceptions) || defined(__GXX_RTTI) || defined(__cpp_rtti)
 #error "this TU must be compiled with -fno-exceptions -fno-rtti"

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include <etwctl/etwctl.hpp>
+#include <etwctl/testing/sim_kernel.hpp>
 
 int main() {
     etwctl::sim::kernel k;

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "etwctl/guards.hpp"
-#include "etwctl/parse.hpp"
-#include "etwctl/pmc.hpp"
-#include "etwctl/sim/hostile_kernel.hpp"
-#include "etwctl/stack_walk_set.hpp"
+#include "etwctl/profiler/guards.hpp"
+#include "etwctl/names/parse.hpp"
+#include "etwctl/profiler/pmc.hpp"
+#include "etwctl/testing/hostile_kernel.hpp"
+#include "etwctl/profiler/stack_walk_set.hpp"
 #include "etwctl_test.hpp"
 
 using namespace etwctl;

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string_view>
 
-#include "etwctl/sim/hostile_kernel.hpp"
+#include "etwctl/testing/hostile_kernel.hpp"
 #include "etwctl_test.hpp"
 #include "guard_page.hpp"
 

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "etwctl/etwctl.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
 
 namespace doctest {
 template <>

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <string_view>
 
-#include "etwctl/kernel_events.hpp"
-#include "etwctl/kernel_groups.hpp"
-#include "etwctl/parse.hpp"
-#include "etwctl/perf_flags.hpp"
-#include "etwctl/profile_sources.hpp"
+#include "etwctl/names/events.hpp"
+#include "etwctl/names/groups.hpp"
+#include "etwctl/names/parse.hpp"
+#include "etwctl/names/flags.hpp"
+#include "etwctl/names/sources.hpp"
 
 namespace {
 using namespace etwctl;

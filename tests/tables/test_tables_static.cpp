@@ -1,10 +1,10 @@
 // Compile-time checks of the naming tables against kernel-facts.md (sections 4, 5, 6). Nothing runs:
 // if a value drifts from the facts, this file stops compiling and names the fact.
-#include "etwctl/kernel_events.hpp"
-#include "etwctl/kernel_groups.hpp"
-#include "etwctl/parse.hpp"
-#include "etwctl/perf_flags.hpp"
-#include "etwctl/profile_sources.hpp"
+#include "etwctl/names/events.hpp"
+#include "etwctl/names/groups.hpp"
+#include "etwctl/names/parse.hpp"
+#include "etwctl/names/flags.hpp"
+#include "etwctl/names/sources.hpp"
 
 namespace {
 using namespace etwctl;

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "etwctl/group_mask.hpp"
-#include "etwctl/kernel.hpp"
-#include "etwctl/kernel_events.hpp"
-#include "etwctl/parse.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/names/events.hpp"
+#include "etwctl/names/parse.hpp"
 #include "etwctl/status_codes.hpp"
 #include "etwctl/error.hpp"
 

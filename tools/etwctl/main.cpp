@@ -17,10 +17,11 @@
 #include <vector>
 
 #include "etwctl/etwctl.hpp"
-#include "etwctl/kernel_events.hpp"
-#include "etwctl/parse.hpp"
-#include "etwctl/perf_flags.hpp"
-#include "etwctl/profile_sources.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
+#include "etwctl/names/events.hpp"
+#include "etwctl/names/parse.hpp"
+#include "etwctl/names/flags.hpp"
+#include "etwctl/names/sources.hpp"
 
 #include "annotate.hpp"
 #include "recording_kernel.hpp"

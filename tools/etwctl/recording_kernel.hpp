@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "etwctl/kernel.hpp"
+#include "etwctl/kernel/concept.hpp"
 #include "etwctl/status_codes.hpp"
 
 namespace etwctl_tool {

@@ -9,7 +9,10 @@
 #include <atomic>
 #include <cstdint>
 
-namespace etwctl::detail {
+#include "etwctl/config.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace detail {
 
 class lazy_export {
 public:
@@ -46,4 +49,5 @@ private:
     std::atomic<std::uintptr_t> value_{unresolved_value};
 };
 
-} // namespace etwctl::detail
+} // namespace detail
+ETWCTL_END_NAMESPACE

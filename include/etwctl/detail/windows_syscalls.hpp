@@ -1,0 +1,77 @@
+// etwctl/detail/windows_syscalls.hpp - the one etwctl header that includes <windows.h>.
+//
+// The six exports etwctl calls (ntdll's NtSetSystemInformation, NtQuerySystemInformation,
+// NtSetIntervalProfile, NtQueryIntervalProfile, NtTraceControl and advapi32's EventSetInformation) are
+// resolved with GetProcAddress on first use: nothing is imported statically (Wine has no
+// NtQueryIntervalProfile; a static import would abort the process when called). A missing export is
+// STATUS_ENTRYPOINT_NOT_FOUND (ERROR_PROC_NOT_FOUND from EventSetInformation). Nothing here defines a
+// macro for the user (no NOMINMAX, WIN32_LEAN_AND_MEAN, UNICODE) or declares anything at global scope.
+// etwctl::native_kernel (kernel/native.hpp) is the public face; on other platforms this header is empty.
+#pragma once
+
+#if defined(_WIN32)
+
+#include <windows.h>
+
+#include <cstdint>
+
+#include "etwctl/config.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/status_codes.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace detail::win {
+
+/// The export's address in its module (ntdll, or advapi32 for EventSetInformation), or 0.
+inline std::uintptr_t find_export(kernel_function f) noexcept {
+    HMODULE m = nullptr;
+    if (f != kernel_function::event_set_information) m = ::GetModuleHandleW(L"ntdll.dll");
+    else if (!(m = ::GetModuleHandleW(L"advapi32.dll")) &&
+             !(m = ::LoadLibraryExW(L"advapi32.dll", nullptr, LOAD_LIBRARY_SEARCH_SYSTEM32)))
+        m = ::LoadLibraryW(L"advapi32.dll");
+    if (!m) return 0;
+    return reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, kernel_function_name(f).data()) /* NUL-terminated literal */);
+}
+
+// One thunk per export: the address (non-zero) cast to the export's prototype and called.
+inline std::int32_t nt_set_system_information(std::uintptr_t fn, std::uint32_t cls, void const* buffer, std::uint32_t length) noexcept {
+    using type = LONG(NTAPI*)(ULONG, PVOID, ULONG);
+    return reinterpret_cast<type>(fn)(cls, const_cast<void*>(buffer), length); // PVOID in the NT prototype; the kernel only reads
+}
+inline std::int32_t nt_query_system_information(std::uintptr_t fn, std::uint32_t cls, void* buffer, std::uint32_t length,
+                                                std::uint32_t* return_length) noexcept {
+    using type = LONG(NTAPI*)(ULONG, PVOID, ULONG, PULONG);
+    ULONG returned = 0;
+    LONG const s = reinterpret_cast<type>(fn)(cls, buffer, length, &returned);
+    if (return_length) *return_length = returned;
+    return s;
+}
+inline std::int32_t nt_set_interval_profile(std::uintptr_t fn, std::uint32_t interval, std::uint32_t source) noexcept {
+    using type = LONG(NTAPI*)(ULONG, ULONG);
+    return reinterpret_cast<type>(fn)(interval, source);
+}
+inline std::int32_t nt_query_interval_profile(std::uintptr_t fn, std::uint32_t source, std::uint32_t* interval) noexcept {
+    using type = LONG(NTAPI*)(ULONG, PULONG);
+    ULONG value = 0;
+    LONG const s = reinterpret_cast<type>(fn)(source, &value);
+    if (interval) *interval = value;
+    return s;
+}
+inline std::int32_t nt_trace_control(std::uintptr_t fn, std::uint32_t code, void const* in, std::uint32_t in_length, void* out,
+                                     std::uint32_t out_length, std::uint32_t* return_length) noexcept {
+    using type = LONG(NTAPI*)(ULONG, PVOID, ULONG, PVOID, ULONG, PULONG);
+    ULONG returned = 0;
+    LONG const s = reinterpret_cast<type>(fn)(code, const_cast<void*>(in), in_length, out, out_length, &returned);
+    if (return_length) *return_length = returned;
+    return s;
+}
+inline std::uint32_t event_set_information(std::uintptr_t fn, std::uint64_t reg, std::uint32_t cls, void const* info,
+                                           std::uint32_t length) noexcept {
+    using type = ULONG(WINAPI*)(ULONGLONG, int, PVOID, ULONG); // EVENT_INFO_CLASS is an int-sized enum
+    return reinterpret_cast<type>(fn)(reg, static_cast<int>(cls), const_cast<void*>(info), length);
+}
+
+} // namespace detail::win
+ETWCTL_END_NAMESPACE
+
+#endif // _WIN32

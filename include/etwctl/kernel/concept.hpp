@@ -1,0 +1,99 @@
+// etwctl/kernel/concept.hpp - the thin kernel layer: the six calls etwctl makes, as a concept.
+//
+// Anything with these six members is a kernel: etwctl::native_kernel (Windows: ntdll/advapi32),
+// etwctl::sim::kernel (the simulated kernel), or a user's own test double. Nothing else is required.
+// NTSTATUS is std::int32_t, Win32 errors are std::uint32_t.
+// Also here: the kernel-side constants every layer shares (the SystemInformationClass, the kernel's
+// EVENT_TRACE_INFORMATION_CLASS values, the NtTraceControl function codes).
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <string_view>
+
+#include "etwctl/config.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+template <class K>
+concept kernel = requires(K& k, void const* in, void* out, std::uint32_t u, std::uint32_t* pu, std::uint64_t h) {
+    { k.nt_set_system_information(u, in, u) } -> std::same_as<std::int32_t>;
+    { k.nt_query_system_information(u, out, u, pu) } -> std::same_as<std::int32_t>;
+    { k.nt_set_interval_profile(u, u) } -> std::same_as<std::int32_t>;
+    { k.nt_query_interval_profile(u, pu) } -> std::same_as<std::int32_t>;
+    { k.nt_trace_control(u, in, u, out, u, pu) } -> std::same_as<std::int32_t>;
+    { k.event_set_information(h, u, in, u) } -> std::same_as<std::uint32_t>;
+};
+
+/// The six calls, named (for records, availability and error messages).
+enum class kernel_function : std::uint8_t {
+    nt_set_system_information,
+    nt_query_system_information,
+    nt_set_interval_profile,
+    nt_query_interval_profile,
+    nt_trace_control,
+    event_set_information,
+};
+
+/// The export each call is (ntdll's Nt* functions, advapi32's EventSetInformation). NUL-terminated.
+constexpr std::string_view kernel_function_name(kernel_function f) noexcept {
+    switch (f) {
+    case kernel_function::nt_set_system_information: return "NtSetSystemInformation";
+    case kernel_function::nt_query_system_information: return "NtQuerySystemInformation";
+    case kernel_function::nt_set_interval_profile: return "NtSetIntervalProfile";
+    case kernel_function::nt_query_interval_profile: return "NtQueryIntervalProfile";
+    case kernel_function::nt_trace_control: return "NtTraceControl";
+    case kernel_function::event_set_information: return "EventSetInformation";
+    }
+    return "";
+}
+
+/// Optional extension a kernel may offer: whether an export exists (native_kernel resolves exports at
+/// run time; the simulated kernel can pretend one is missing, as Wine lacks NtQueryIntervalProfile).
+template <class K>
+concept kernel_with_availability = kernel<K> && requires(K const& k, kernel_function f) {
+    { k.available(f) } -> std::same_as<bool>;
+};
+
+template <kernel K>
+constexpr bool is_available(K const& k, kernel_function f) noexcept {
+    if constexpr (kernel_with_availability<K>) return k.available(f);
+    else return true;
+}
+
+/// SYSTEM_INFORMATION_CLASS SystemPerformanceTraceInformation: the one class every ETW request uses.
+inline constexpr std::uint32_t system_performance_trace_information = 0x1F;
+
+/// EVENT_TRACE_INFORMATION_CLASS: the first dword of every SystemPerformanceTraceInformation buffer.
+enum class event_trace_information_class : std::uint32_t {
+    kernel_version = 0x00,
+    group_mask = 0x01,
+    performance = 0x02,
+    time_profile = 0x03,
+    session_security = 0x04,
+    spinlock = 0x05,
+    stack_tracing = 0x06,
+    executive_resource = 0x07,
+    heap_tracing = 0x08,
+    heap_summary_tracing = 0x09,
+    pool_tag_filter = 0x0A,
+    pebs_tracing = 0x0B,
+    profile_config = 0x0C,
+    profile_source_list = 0x0D,
+    profile_event_list = 0x0E,
+    profile_counter_list = 0x0F,
+    stack_caching = 0x10,
+    object_type_filter = 0x11,
+    soft_restart = 0x12,
+};
+
+/// NtTraceControl function codes etwctl (and the simulated ntdll/kernel) use (kernel-facts.md section 8).
+namespace trace_control {
+inline constexpr std::uint32_t track_binary = 0x1A;
+inline constexpr std::uint32_t update_disallow_list = 0x1C;
+inline constexpr std::uint32_t set_provider_traits = 0x1E;
+inline constexpr std::uint32_t use_descriptor_type = 0x1F;
+inline constexpr std::uint32_t get_disallow_list = 0x22;
+} // namespace trace_control
+
+ETWCTL_END_NAMESPACE

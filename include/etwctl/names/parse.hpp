@@ -1,0 +1,557 @@
+// etwctl/names/parse.hpp - xperf-style lists of kernel events and kernel flags, parsed at compile time or at
+// run time by the same constexpr functions:
+//
+//   set<stack_tracing>(k, session, etwctl::stack_walk<"CSwitch+ReadyThread+Profile">);   // a hook_list<3>
+//   set<system_trace_enable_flags>(k, session, etwctl::kernel_flags<"PROC_THREAD+LOADER+PROFILE">);
+//
+//   std::size_t n = 0; hook_id ids[256]; parse_error e;
+//   if (parse_stack_walk(text, ids, n, &e) != rule::ok) ... e.offset / e.length / e.suggestion
+//
+// Syntax (both lists): names separated by '+'; blanks around a name are ignored; names are matched
+// case-insensitively (ASCII), at compile time and at run time alike. An empty text is an empty list.
+//   stack walk:   event names from kernel_events.hpp, or a hook id as 0x + 1..4 hex digits (0x0524).
+//   kernel flags: xperf flag names (perf_flags.hpp), PERF_* names, a PERF value as 0x + 1..8 hex digits
+//                 (0x20000002: mask index in bits 29-31), or raw bits of one mask as mask<i>:0x<hex>
+//                 (for bits 29-31 of a mask, which a PERF value cannot carry).
+// Errors (rules.hpp): parse_empty_name (stray '+'), parse_unknown_name (with the nearest known name
+// as suggestion when one is close), parse_duplicate_name (a name - or alias, or hex form - that
+// denotes what an earlier one did), parse_too_many_names (more than the output or the kernel's 256).
+//
+// At compile time each of these errors is a static_assert inside a template in etwctl::diagnostic
+// whose arguments spell the offending name and the suggestion, so the compiler prints them:
+//   gcc:   unknown_kernel_event_name<name<fixed_string<7>{"CSwtch"}>, did_you_mean<fixed_string<8>{"CSwitch"}>>
+//   clang: unknown_kernel_event_name<name<'C', 'S', 'w', 't', 'c', 'h'>, did_you_mean<'C', 'S', 'w', ...>>
+// (clang prints a class-type template argument as a list of numbers, a character pack as characters).
+// No heap: results go to caller-provided spans; formatting writes into a caller's char span.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "etwctl/config.hpp"
+#include "etwctl/group_mask.hpp"
+#include "etwctl/hook_list.hpp"
+#include "etwctl/names/events.hpp"
+#include "etwctl/names/flags.hpp"
+#include "etwctl/rules.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+/// A string literal usable as a template argument: stack_walk<"CSwitch">.
+template <std::size_t N>
+struct fixed_string {
+    char value[N] = {};
+    constexpr fixed_string() noexcept = default;
+    constexpr fixed_string(char const (&s)[N]) noexcept { // NOLINT: implicit from a literal is the point
+        for (std::size_t i = 0; i < N; ++i) value[i] = s[i];
+    }
+    static constexpr std::size_t size() noexcept { return N - 1; }
+    constexpr std::string_view view() const noexcept { return {value, N - 1}; }
+};
+template <std::size_t N>
+fixed_string(char const (&)[N]) -> fixed_string<N>;
+
+/// Where and why a list failed to parse. offset/length locate the offending name in the text (length 0
+/// for an empty name); suggestion is the nearest known name for parse_unknown_name, or "".
+struct parse_error {
+    rule why = rule::ok;
+    std::size_t offset = 0;
+    std::size_t length = 0;
+    std::string_view suggestion;
+};
+
+namespace detail {
+
+constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/// Splits at '+' and trims blanks. An all-blank text has no names.
+struct name_cursor {
+    std::string_view text;
+    std::size_t pos = 0;
+    bool done = false;
+
+    constexpr explicit name_cursor(std::string_view t) noexcept : text(t) {
+        bool blank = true;
+        for (char c : t) blank = blank && is_blank(c);
+        done = blank;
+    }
+    constexpr bool next(std::size_t& offset, std::size_t& length) noexcept {
+        if (done) return false;
+        std::size_t end = pos;
+        while (end < text.size() && text[end] != '+') ++end;
+        if (end == text.size()) done = true;
+        std::size_t b = pos;
+        std::size_t e = end;
+        while (b < e && is_blank(text[b])) ++b;
+        while (e > b && is_blank(text[e - 1])) --e;
+        offset = b;
+        length = e - b;
+        pos = end + 1;
+        return true;
+    }
+};
+
+constexpr int hex_digit(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+/// "0x" + 1..max_digits hex digits.
+constexpr bool parse_hex(std::string_view s, std::size_t max_digits, std::uint32_t& v) noexcept {
+    if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s.size() - 2 > max_digits) return false;
+    std::uint32_t r = 0;
+    for (std::size_t i = 2; i < s.size(); ++i) {
+        int const d = hex_digit(s[i]);
+        if (d < 0) return false;
+        r = (r << 4) | static_cast<std::uint32_t>(d);
+    }
+    v = r;
+    return true;
+}
+
+/// Levenshtein distance, case-insensitive; "far" for names longer than 64 (no suggestion for those).
+constexpr std::size_t edit_distance(std::string_view a, std::string_view b) noexcept {
+    constexpr std::size_t cap = 64;
+    if (a.size() > cap || b.size() > cap) return cap * 2;
+    std::size_t prev[cap + 1] = {};
+    std::size_t cur[cap + 1] = {};
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t const sub = prev[j - 1] + (ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]) ? 0 : 1);
+            std::size_t const del = prev[j] + 1;
+            std::size_t const ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = cur[j];
+    }
+    return prev[b.size()];
+}
+/// Close enough to suggest: one edit, or up to three edits in a name of three times that length.
+constexpr bool worth_suggesting(std::size_t distance, std::size_t length) noexcept {
+    return distance <= 1 || (distance <= 3 && distance * 3 <= length); // 3 = max_suggested_distance below
+}
+
+/// worth_suggesting() never accepts more than 3 edits, and the length difference is a lower bound of
+/// the distance: names further apart in length than that are skipped without computing it.
+inline constexpr std::size_t max_suggested_distance = 3;
+constexpr bool may_be_suggested(std::string_view token, std::string_view name) noexcept {
+    std::size_t const a = token.size();
+    std::size_t const b = name.size();
+    return (a > b ? a - b : b - a) <= max_suggested_distance;
+}
+
+constexpr std::string_view nearest_event_name(std::string_view token) noexcept {
+    std::string_view best;
+    std::size_t best_d = static_cast<std::size_t>(-1);
+    for (auto const& e : kernel_event_table) {
+        if (!may_be_suggested(token, e.name)) continue;
+        std::size_t const d = edit_distance(token, e.name);
+        if (d < best_d) best_d = d, best = e.name;
+    }
+    return worth_suggesting(best_d, token.size()) ? best : std::string_view{};
+}
+constexpr std::string_view nearest_flag_name(std::string_view token) noexcept {
+    std::string_view best;
+    std::size_t best_d = static_cast<std::size_t>(-1);
+    for (auto const& f : xperf_kernel_flag_table) {
+        if (!may_be_suggested(token, f.name)) continue;
+        std::size_t const d = edit_distance(token, f.name);
+        if (d < best_d) best_d = d, best = f.name;
+    }
+    for (auto const& f : perf_flag_table) {
+        if (!may_be_suggested(token, f.name)) continue;
+        std::size_t const d = edit_distance(token, f.name);
+        if (d < best_d) best_d = d, best = f.name;
+    }
+    return worth_suggesting(best_d, token.size()) ? best : std::string_view{};
+}
+
+constexpr rule report(parse_error* err, rule why, std::size_t offset, std::size_t length,
+                      std::string_view suggestion = {}) noexcept {
+    if (err) *err = parse_error{why, offset, length, suggestion};
+    return why;
+}
+
+/// One stack-walk name -> hook id.
+constexpr bool resolve_event(std::string_view name, hook_id& out) noexcept {
+    if (auto const* e = find_kernel_event(name)) {
+        out = e->hook();
+        return true;
+    }
+    std::uint32_t v = 0;
+    if (parse_hex(name, 4, v)) {
+        out = hook_id(static_cast<std::uint16_t>(v));
+        return true;
+    }
+    return false;
+}
+
+/// One kernel-flag name -> the bits it sets.
+constexpr bool resolve_flag(std::string_view name, group_mask& out) noexcept {
+    if (auto const* f = find_xperf_kernel_flag(name)) {
+        out = f->mask;
+        return true;
+    }
+    if (auto const p = perf_flag_by_name(name)) {
+        out = group_mask(*p);
+        return true;
+    }
+    std::uint32_t v = 0;
+    if (parse_hex(name, 8, v)) {
+        if (perf_flag{v}.bits() == 0) return false; // a mask index with no bits names nothing
+        out = group_mask(perf_flag{v});
+        return true;
+    }
+    // mask<i>:0x<hex>
+    if (name.size() > 6 && iequals(name.substr(0, 4), "mask") && name[4] >= '0' && name[4] <= '7' && name[5] == ':' &&
+        parse_hex(name.substr(6), 8, v) && v != 0) {
+        out = group_mask{};
+        out.masks[static_cast<std::size_t>(name[4] - '0')] = v;
+        return true;
+    }
+    return false;
+}
+
+/// Writes into a caller's span like snprintf: counts everything, stores what fits, NUL-terminates
+/// when there is room.
+struct text_writer {
+    std::span<char> out;
+    std::size_t n = 0;
+    constexpr void put(char c) noexcept {
+        if (n < out.size()) out[n] = c;
+        ++n;
+    }
+    constexpr void put(std::string_view s) noexcept {
+        for (char c : s) put(c);
+    }
+    constexpr void separator() noexcept {
+        if (n != 0) put('+');
+    }
+    constexpr void put_hex(std::uint32_t v, int digits) noexcept {
+        constexpr char hex[] = "0123456789ABCDEF";
+        put("0x");
+        for (int i = digits - 1; i >= 0; --i) put(hex[(v >> (4 * i)) & 0xFU]);
+    }
+    constexpr std::size_t finish() noexcept {
+        if (n < out.size()) out[n] = '\0';
+        return n;
+    }
+};
+
+} // namespace detail
+
+/// Parses "CSwitch+ReadyThread+0x0F2E" into hook ids. At most min(out.size(), 256) names. On success
+/// count is the number of ids; on failure count is the number parsed before the offending name and
+/// *err (if given) locates it.
+constexpr rule parse_stack_walk(std::string_view text, std::span<hook_id> out, std::size_t& count,
+                                parse_error* err = nullptr) noexcept {
+    count = 0;
+    std::size_t const capacity =
+        out.size() < limits::max_stack_tracing_events ? out.size() : limits::max_stack_tracing_events;
+    detail::name_cursor cur(text);
+    std::size_t off = 0;
+    std::size_t len = 0;
+    while (cur.next(off, len)) {
+        std::string_view const name = text.substr(off, len);
+        if (len == 0) return detail::report(err, rule::parse_empty_name, off, 0);
+        hook_id h;
+        if (!detail::resolve_event(name, h))
+            return detail::report(err, rule::parse_unknown_name, off, len, detail::nearest_event_name(name));
+        for (std::size_t i = 0; i < count; ++i)
+            if (out[i] == h) return detail::report(err, rule::parse_duplicate_name, off, len);
+        if (count == capacity) return detail::report(err, rule::parse_too_many_names, off, len);
+        out[count++] = h;
+    }
+    return detail::report(err, rule::ok, 0, 0);
+}
+
+/// Parses "PROC_THREAD+LOADER+PROFILE" into a group mask (a set union over the 8 masks). out is
+/// written only on success.
+constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_error* err = nullptr) noexcept {
+    group_mask result;
+    detail::name_cursor cur(text);
+    std::size_t off = 0;
+    std::size_t len = 0;
+    while (cur.next(off, len)) {
+        std::string_view const name = text.substr(off, len);
+        if (len == 0) return detail::report(err, rule::parse_empty_name, off, 0);
+        group_mask bits;
+        if (!detail::resolve_flag(name, bits))
+            return detail::report(err, rule::parse_unknown_name, off, len, detail::nearest_flag_name(name));
+        // A duplicate denotes exactly the bits of an earlier name: re-read the earlier names (no storage).
+        detail::name_cursor again(text.substr(0, off));
+        std::size_t o2 = 0;
+        std::size_t l2 = 0;
+        while (again.next(o2, l2)) {
+            group_mask earlier;
+            if (l2 != 0 && detail::resolve_flag(text.substr(o2, l2), earlier) && earlier == bits)
+                return detail::report(err, rule::parse_duplicate_name, off, len);
+        }
+        result |= bits;
+    }
+    out = result;
+    return detail::report(err, rule::ok, 0, 0);
+}
+
+/// "CSwitch+ReadyThread"; ids without a name as 0x%04X. Returns the full length; writes what fits
+/// (NUL-terminated if there is room), so a return >= out.size() means truncated.
+constexpr std::size_t format_stack_walk(std::span<hook_id const> ids, std::span<char> out) noexcept {
+    detail::text_writer w{out};
+    for (hook_id h : ids) {
+        w.separator();
+        if (auto const name = kernel_event_name(h); !name.empty()) w.put(name);
+        else w.put_hex(h.value, 4);
+    }
+    return w.finish();
+}
+
+/// xperf names for the bits they cover exactly (each bit named once, first table row wins), then the
+/// rest of each mask as one PERF value 0x%08X (bits 29-31 of a mask as mask<i>:0x%08X). Same return
+/// convention as format_stack_walk. parse_kernel_flags(format_kernel_flags(m)) == m.
+constexpr std::size_t format_kernel_flags(group_mask const& m, std::span<char> out) noexcept {
+    detail::text_writer w{out};
+    group_mask rest = m;
+    for (auto const& f : xperf_kernel_flag_table) {
+        if (detail::is_subset(f.mask, rest)) {
+            w.separator();
+            w.put(f.name);
+            rest = rest - f.mask;
+        }
+    }
+    for (std::size_t i = 0; i < limits::max_group_masks; ++i) {
+        std::uint32_t const low = rest.masks[i] & perf_flag::bits_mask;
+        std::uint32_t const high = rest.masks[i] & perf_flag::index_mask;
+        if (low) {
+            w.separator();
+            w.put_hex(static_cast<std::uint32_t>(i << 29) | low, 8);
+        }
+        if (high) {
+            w.separator();
+            w.put("mask");
+            w.put(static_cast<char>('0' + i));
+            w.put(':');
+            w.put_hex(high, 8);
+        }
+    }
+    return w.finish();
+}
+
+// ---- compile time ----------------------------------------------------------------------------------
+
+namespace diagnostic {
+// The templates below exist to be named in compiler errors. Their arguments carry the offending name:
+// gcc prints a fixed_string argument as a string, clang prints a character pack as characters.
+#if defined(__clang__)
+template <char... C>
+struct name {};
+template <char... C>
+struct did_you_mean {};
+#else
+template <fixed_string S>
+struct name {};
+template <fixed_string S>
+struct did_you_mean {};
+#endif
+struct no_similar_known_name {};
+template <std::size_t Offset>
+struct at_offset {};
+template <std::size_t Limit>
+struct limit {};
+
+template <class...>
+inline constexpr bool always_false = false;
+
+template <class Name, class Suggestion>
+struct unknown_kernel_event_name {
+    static_assert(always_false<Name, Suggestion>,
+                  "etwctl::stack_walk: unknown event name; the name<...> above is the unknown one, did_you_mean<...> "
+                  "the nearest known name (all names: docs/reference.md)");
+    static constexpr bool value = true;
+};
+template <class Name>
+struct duplicate_kernel_event_name {
+    static_assert(always_false<Name>,
+                  "etwctl::stack_walk: event named twice (the name<...> above repeats an earlier name, alias or hook "
+                  "id); give each event once");
+    static constexpr bool value = true;
+};
+template <class Offset>
+struct empty_name_in_stack_walk {
+    static_assert(always_false<Offset>,
+                  "etwctl::stack_walk: empty name (a stray '+') at the character offset at_offset<...> above");
+    static constexpr bool value = true;
+};
+template <class Name, class Limit>
+struct too_many_stack_walk_events {
+    static_assert(always_false<Name, Limit>,
+                  "etwctl::stack_walk: more than 256 events; the kernel accepts at most 256 (name<...> above is the "
+                  "first that does not fit)");
+    static constexpr bool value = true;
+};
+template <class Name, class Suggestion>
+struct unknown_kernel_flag_name {
+    static_assert(always_false<Name, Suggestion>,
+                  "etwctl::kernel_flags: unknown kernel flag; the name<...> above is the unknown one, did_you_mean<...> "
+                  "the nearest known flag (all flags: docs/reference.md)");
+    static constexpr bool value = true;
+};
+template <class Name>
+struct duplicate_kernel_flag_name {
+    static_assert(always_false<Name>,
+                  "etwctl::kernel_flags: flag named twice (the name<...> above sets exactly the bits of an earlier "
+                  "name); give each flag once");
+    static constexpr bool value = true;
+};
+template <class Offset>
+struct empty_name_in_kernel_flags {
+    static_assert(always_false<Offset>,
+                  "etwctl::kernel_flags: empty name (a stray '+') at the character offset at_offset<...> above");
+    static constexpr bool value = true;
+};
+} // namespace diagnostic
+
+namespace detail {
+template <std::size_t N>
+consteval fixed_string<N + 1> to_fixed(std::string_view s) {
+    fixed_string<N + 1> f{};
+    for (std::size_t i = 0; i < N; ++i) f.value[i] = s[i];
+    return f;
+}
+
+#if defined(__clang__)
+template <fixed_string S, std::size_t... I>
+diagnostic::name<S.value[I]...> name_type_of(std::index_sequence<I...>);
+template <fixed_string S, std::size_t... I>
+diagnostic::did_you_mean<S.value[I]...> suggestion_type_of(std::index_sequence<I...>);
+template <fixed_string S>
+using name_t = decltype(name_type_of<S>(std::make_index_sequence<S.size()>{}));
+template <fixed_string S>
+using did_you_mean_t = decltype(suggestion_type_of<S>(std::make_index_sequence<S.size()>{}));
+#else
+template <fixed_string S>
+using name_t = diagnostic::name<S>;
+template <fixed_string S>
+using did_you_mean_t = diagnostic::did_you_mean<S>;
+#endif
+
+template <fixed_string S, std::size_t Offset, std::size_t Length>
+using token_t = name_t<to_fixed<Length>(S.view().substr(Offset, Length))>;
+
+struct stack_walk_result {
+    hook_id ids[limits::max_stack_tracing_events] = {};
+    std::size_t count = 0;
+    parse_error error{};
+};
+constexpr stack_walk_result run_stack_walk(std::string_view text) noexcept {
+    stack_walk_result r;
+    parse_stack_walk(text, r.ids, r.count, &r.error);
+    return r;
+}
+
+struct kernel_flags_result {
+    group_mask mask{};
+    parse_error error{};
+};
+constexpr kernel_flags_result run_kernel_flags(std::string_view text) noexcept {
+    kernel_flags_result r;
+    parse_kernel_flags(text, r.mask, &r.error);
+    return r;
+}
+
+template <fixed_string Suggestion>
+struct suggestion_type {
+    using type = did_you_mean_t<Suggestion>;
+};
+template <>
+struct suggestion_type<fixed_string<1>{}> {
+    using type = diagnostic::no_similar_known_name;
+};
+
+struct no_diagnosis {
+    static constexpr bool value = true;
+};
+
+// Each diagnosis is a class (not a static_assert inside the function that computes the value): a
+// failed static_assert inside a class leaves the class usable, so the compilers print the one
+// message and nothing after it; inside a consteval function it would also poison the value.
+template <fixed_string S, rule Why, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct stack_walk_diagnosis {
+    using type = no_diagnosis;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct stack_walk_diagnosis<S, rule::parse_unknown_name, Offset, Length, Suggestion> {
+    using type = diagnostic::unknown_kernel_event_name<token_t<S, Offset, Length>,
+                                                                        typename suggestion_type<Suggestion>::type>;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct stack_walk_diagnosis<S, rule::parse_duplicate_name, Offset, Length, Suggestion> {
+    using type = diagnostic::duplicate_kernel_event_name<token_t<S, Offset, Length>>;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct stack_walk_diagnosis<S, rule::parse_empty_name, Offset, Length, Suggestion> {
+    using type = diagnostic::empty_name_in_stack_walk<diagnostic::at_offset<Offset>>;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct stack_walk_diagnosis<S, rule::parse_too_many_names, Offset, Length, Suggestion> {
+    using type =
+        diagnostic::too_many_stack_walk_events<token_t<S, Offset, Length>,
+                                               diagnostic::limit<limits::max_stack_tracing_events>>;
+};
+
+template <fixed_string S>
+struct stack_walk_impl {
+    static constexpr stack_walk_result r = run_stack_walk(S.view());
+    static_assert(stack_walk_diagnosis<S, r.error.why, r.error.offset, r.error.length,
+                                       to_fixed<r.error.suggestion.size()>(r.error.suggestion)>::type::value);
+    static constexpr std::size_t count = r.error.why == rule::ok ? r.count : 0;
+    static constexpr hook_list<count> value = [] {
+        hook_list<count> list{};
+        for (std::size_t i = 0; i < count; ++i) list.ids[i] = r.ids[i];
+        return list;
+    }();
+};
+
+template <fixed_string S, rule Why, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct kernel_flags_diagnosis {
+    using type = no_diagnosis;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct kernel_flags_diagnosis<S, rule::parse_unknown_name, Offset, Length, Suggestion> {
+    using type = diagnostic::unknown_kernel_flag_name<token_t<S, Offset, Length>,
+                                                                       typename suggestion_type<Suggestion>::type>;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct kernel_flags_diagnosis<S, rule::parse_duplicate_name, Offset, Length, Suggestion> {
+    using type = diagnostic::duplicate_kernel_flag_name<token_t<S, Offset, Length>>;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct kernel_flags_diagnosis<S, rule::parse_empty_name, Offset, Length, Suggestion> {
+    using type = diagnostic::empty_name_in_kernel_flags<diagnostic::at_offset<Offset>>;
+};
+
+template <fixed_string S>
+struct kernel_flags_impl {
+    static constexpr kernel_flags_result r = run_kernel_flags(S.view());
+    static_assert(kernel_flags_diagnosis<S, r.error.why, r.error.offset, r.error.length,
+                                         to_fixed<r.error.suggestion.size()>(r.error.suggestion)>::type::value);
+    static constexpr group_mask value = r.mask;
+};
+} // namespace detail
+
+/// The hook ids of an xperf-style event list, computed by the compiler: a hook_list<N> to pass to
+/// set<stack_tracing> or set<pmc_event_list>. Mistakes do not compile and name the offending name.
+template <fixed_string S>
+inline constexpr auto stack_walk = detail::stack_walk_impl<S>::value;
+
+/// The group mask of an xperf-style kernel-flag list, computed by the compiler.
+template <fixed_string S>
+inline constexpr group_mask kernel_flags = detail::kernel_flags_impl<S>::value;
+
+ETWCTL_END_NAMESPACE

@@ -1,0 +1,304 @@
+// etwctl/profiler/guards.hpp - scope guards for the machine-global profiling state.
+//
+//   {
+//       etwctl::interval_guard g(k, etwctl::profile_source::time, etwctl::profile_interval{1221});
+//       if (g.error()) ...                 // nothing was changed
+//       ... trace ...
+//   }                                      // the interval captured before is back
+//
+// The sampled-profile interval is machine-global: a profiler that sets it and exits (or resets it to a
+// default, as some tools do) changes every other profiler on the machine. These guards capture what
+// was there, apply the new values, and put the captured values back on scope exit.
+//
+// What can honestly be captured:
+//  - The interval of each source: yes. TraceSampledProfileIntervalInfo can be queried per source
+//    (NtQueryIntervalProfile). A source the machine does not have reads back as 0 with success, so a
+//    captured 0 for a hardware source means "absent": the guard refuses it (rule::profile_source_absent)
+//    instead of later "restoring" an interval of 0.
+//  - The profile-source configuration (TraceProfileSourceConfigInfo): no. The class is set-only; the
+//    kernel cannot be asked which sources a session samples. profile_source_guard therefore restores
+//    the configuration the caller states was there (`previous`; by default the timer alone, what a
+//    session samples when nobody configured it). That is a promise by the caller, not a capture, and
+//    the name of the parameter says so. The intervals of the configured sources ARE captured.
+//
+// Failure reporting (never thrown):
+//  - applying: error() after construction; on failure nothing stays changed (partial changes are
+//    rolled back) and the guard is inactive.
+//  - restoring: restore() returns the error and keeps it (restore_error()); the destructor restores
+//    too and hands a failure to the guard's reporter (report_to(ec) or a callback), since an error
+//    kept inside a destroyed object would be lost. release() keeps the new values and disarms.
+// No heap, noexcept, movable (the moved-from guard is inactive), not copyable.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <system_error>
+#include <utility>
+
+#include "etwctl/config.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/classes/info_classes.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/query.hpp"
+#include "etwctl/rules.hpp"
+#include "etwctl/set.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+/// Where a guard reports a restore that failed in its destructor: an error_code the caller owns
+/// and/or a callback. Empty: the failure is only visible through restore_error() before destruction.
+struct restore_reporter {
+    using callback_type = void (*)(void* context, std::error_code const& error) noexcept;
+
+    std::error_code* sink = nullptr;
+    callback_type callback = nullptr;
+    void* context = nullptr;
+
+    void operator()(std::error_code const& ec) const noexcept {
+        if (!ec) return;
+        if (sink && !*sink) *sink = ec; // the first failure is the one worth keeping
+        if (callback) callback(context, ec);
+    }
+};
+
+/// Report a failed restore into `sink` (left untouched when restores succeed).
+inline restore_reporter report_to(std::error_code& sink) noexcept { return {&sink, nullptr, nullptr}; }
+/// Report a failed restore to `callback(context, error)`.
+inline restore_reporter report_to(restore_reporter::callback_type callback, void* context = nullptr) noexcept {
+    return {nullptr, callback, context};
+}
+
+namespace detail {
+/// The interval of a source, refusing a hardware source that reads back as 0 (absent, GC-qint).
+template <kernel K>
+result<profile_interval> capture_interval(K& k, profile_source source) noexcept {
+    auto r = query<sampled_profile_interval>(k, source);
+    if (!r) return r.error();
+    if (r->count() == 0 && source != profile_source::time) return rule::profile_source_absent;
+    return *r;
+}
+} // namespace detail
+
+/// Sets one source's sampled-profile interval for a scope and restores the captured value.
+template <kernel K>
+class interval_guard {
+public:
+    interval_guard() noexcept = default;
+
+    /// Captures the source's interval, then sets `interval`. Check error().
+    interval_guard(K& k, profile_source source, profile_interval interval, restore_reporter reporter = {}) noexcept
+        : source_(source), reporter_(reporter) {
+        auto const saved = detail::capture_interval(k, source);
+        if (!saved) {
+            error_ = saved.error();
+            return;
+        }
+        error_ = set<sampled_profile_interval>(k, source, interval);
+        if (error_) return; // a single failed set changes nothing
+        k_ = &k;
+        saved_ = *saved;
+    }
+    /// The timer (ProfileTime).
+    interval_guard(K& k, profile_interval interval, restore_reporter reporter = {}) noexcept
+        : interval_guard(k, profile_source::time, interval, reporter) {}
+
+    interval_guard(interval_guard const&) = delete;
+    interval_guard& operator=(interval_guard const&) = delete;
+    interval_guard(interval_guard&& o) noexcept
+        : k_(std::exchange(o.k_, nullptr)), source_(o.source_), saved_(o.saved_), error_(o.error_),
+          restore_error_(o.restore_error_), reporter_(o.reporter_) {}
+    interval_guard& operator=(interval_guard&& o) noexcept {
+        if (this != &o) {
+            finish();
+            k_ = std::exchange(o.k_, nullptr);
+            source_ = o.source_;
+            saved_ = o.saved_;
+            error_ = o.error_;
+            restore_error_ = o.restore_error_;
+            reporter_ = o.reporter_;
+        }
+        return *this;
+    }
+    ~interval_guard() { finish(); }
+
+    /// Whether applying failed (then nothing was changed and nothing will be restored).
+    std::error_code error() const noexcept { return error_; }
+    explicit operator bool() const noexcept { return !error_; }
+    /// Whether a restore is still pending.
+    bool active() const noexcept { return k_ != nullptr; }
+    profile_source source() const noexcept { return source_; }
+    /// The interval captured before the change (meaningful once applied).
+    profile_interval saved() const noexcept { return saved_; }
+
+    /// Restores now. Returns (and keeps) the error; the guard is inactive afterwards either way, so a
+    /// failure is reported once, not retried from the destructor.
+    std::error_code restore() noexcept {
+        if (!k_) return restore_error_;
+        restore_error_ = set<sampled_profile_interval>(*k_, source_, saved_);
+        k_ = nullptr;
+        return restore_error_;
+    }
+    std::error_code restore_error() const noexcept { return restore_error_; }
+    /// Keeps the new value: nothing is restored.
+    void release() noexcept { k_ = nullptr; }
+
+private:
+    void finish() noexcept {
+        if (k_) reporter_(restore());
+    }
+
+    K* k_ = nullptr;
+    profile_source source_ = profile_source::time;
+    profile_interval saved_{};
+    std::error_code error_ = no_error();
+    std::error_code restore_error_ = no_error();
+    restore_reporter reporter_{};
+};
+
+template <kernel K>
+interval_guard(K&, profile_source, profile_interval, restore_reporter = {}) -> interval_guard<K>;
+template <kernel K>
+interval_guard(K&, profile_interval, restore_reporter = {}) -> interval_guard<K>;
+
+/// A source and, optionally, the interval it should have for the scope (0: leave the interval alone).
+struct profile_source_setting {
+    profile_source source = profile_source::time;
+    profile_interval interval{};
+};
+
+/// The configuration a session has when nobody configured it: the timer alone.
+inline constexpr profile_source default_profile_source_config[] = {profile_source::time};
+
+/// Sets a session's profile sources (TraceProfileSourceConfigInfo, 1..4) and, optionally, their
+/// intervals, for a scope. On exit the intervals go back to the captured values and the configuration
+/// goes back to `previous` (stated by the caller: the kernel cannot report it; see the top of this file).
+template <kernel K>
+class profile_source_guard {
+public:
+    static constexpr std::size_t capacity = limits::max_profile_sources;
+
+    profile_source_guard() noexcept = default;
+
+    /// Order: validate, capture the intervals to be changed, set them, set the configuration. A failure
+    /// at any step undoes the steps before it (intervals restored in reverse order).
+    profile_source_guard(K& k, session_handle session, std::span<profile_source_setting const> settings,
+                         std::span<profile_source const> previous = default_profile_source_config,
+                         restore_reporter reporter = {}) noexcept
+        : session_(session), reporter_(reporter) {
+        if (settings.empty() || settings.size() > capacity) {
+            error_ = make_error_code(settings.empty() ? rule::profile_config_empty : rule::profile_config_size);
+            return;
+        }
+        if (previous.empty() || previous.size() > capacity) {
+            error_ = make_error_code(previous.empty() ? rule::profile_config_empty : rule::profile_config_size);
+            return;
+        }
+        for (std::size_t i = 0; i < previous.size(); ++i) previous_[i] = previous[i];
+        previous_count_ = previous.size();
+
+        profile_source sources[capacity] = {};
+        for (std::size_t i = 0; i < settings.size(); ++i) {
+            sources[i] = settings[i].source;
+            if (settings[i].interval.count() == 0) continue;
+            auto const saved = detail::capture_interval(k, settings[i].source);
+            if (!saved) {
+                error_ = saved.error();
+                roll_back(k);
+                return;
+            }
+            if (auto const ec = set<sampled_profile_interval>(k, settings[i].source, settings[i].interval); ec) {
+                error_ = ec;
+                roll_back(k);
+                return;
+            }
+            saved_[saved_count_++] = {settings[i].source, *saved};
+        }
+        if (auto const ec = set<profile_source_config>(k, session, std::span<profile_source const>(sources, settings.size())); ec) {
+            error_ = ec;
+            roll_back(k);
+            return;
+        }
+        k_ = &k;
+    }
+
+    profile_source_guard(profile_source_guard const&) = delete;
+    profile_source_guard& operator=(profile_source_guard const&) = delete;
+    profile_source_guard(profile_source_guard&& o) noexcept { take(o); }
+    profile_source_guard& operator=(profile_source_guard&& o) noexcept {
+        if (this != &o) {
+            finish();
+            take(o);
+        }
+        return *this;
+    }
+    ~profile_source_guard() { finish(); }
+
+    std::error_code error() const noexcept { return error_; }
+    explicit operator bool() const noexcept { return !error_; }
+    bool active() const noexcept { return k_ != nullptr; }
+    /// The intervals captured before the change (only sources whose interval was changed).
+    std::span<profile_source_setting const> saved_intervals() const noexcept { return {saved_, saved_count_}; }
+
+    /// Restores the configuration to `previous`, then the intervals; tries every step even after a
+    /// failure and returns (and keeps) the first error.
+    std::error_code restore() noexcept {
+        if (!k_) return restore_error_;
+        K& k = *k_;
+        k_ = nullptr;
+        std::error_code first = set<profile_source_config>(k, session_, std::span<profile_source const>(previous_, previous_count_));
+        if (auto const ec = undo_intervals(k); ec && !first) first = ec;
+        restore_error_ = first;
+        return restore_error_;
+    }
+    std::error_code restore_error() const noexcept { return restore_error_; }
+    void release() noexcept { k_ = nullptr; }
+
+private:
+    std::error_code undo_intervals(K& k) noexcept {
+        std::error_code first = no_error();
+        while (saved_count_ != 0) {
+            auto const& s = saved_[--saved_count_];
+            if (auto const ec = set<sampled_profile_interval>(k, s.source, s.interval); ec && !first) first = ec;
+        }
+        return first;
+    }
+    /// Undoes a half-applied constructor; a failed undo is reported like a failed restore.
+    void roll_back(K& k) noexcept {
+        restore_error_ = undo_intervals(k);
+        reporter_(restore_error_);
+    }
+    void finish() noexcept {
+        if (k_) reporter_(restore());
+    }
+    void take(profile_source_guard& o) noexcept {
+        k_ = std::exchange(o.k_, nullptr);
+        session_ = o.session_;
+        for (std::size_t i = 0; i < capacity; ++i) {
+            previous_[i] = o.previous_[i];
+            saved_[i] = o.saved_[i];
+        }
+        previous_count_ = o.previous_count_;
+        saved_count_ = std::exchange(o.saved_count_, 0);
+        error_ = o.error_;
+        restore_error_ = o.restore_error_;
+        reporter_ = o.reporter_;
+    }
+
+    K* k_ = nullptr;
+    session_handle session_{};
+    profile_source previous_[capacity] = {};
+    std::size_t previous_count_ = 0;
+    profile_source_setting saved_[capacity] = {};
+    std::size_t saved_count_ = 0;
+    std::error_code error_ = no_error();
+    std::error_code restore_error_ = no_error();
+    restore_reporter reporter_{};
+};
+
+template <kernel K>
+profile_source_guard(K&, session_handle, std::span<profile_source_setting const>, std::span<profile_source const> = {},
+                     restore_reporter = {}) -> profile_source_guard<K>;
+
+ETWCTL_END_NAMESPACE

@@ -1,0 +1,182 @@
+// etwctl/profiler/stack_walk_set.hpp - the stack-walk list a session should have, kept by the caller.
+//
+// The kernel replaces a session's whole stack-tracing list on every TraceStackTracingInfo call and
+// cannot be asked for it (the class is set-only). So whoever wants stacks must keep the list, and two
+// parties (a library and the application, say) that both want stacks must send the union of their
+// wishes, or the second call silently undoes the first. stack_walk_set is that list:
+//
+//   etwctl::stack_walk_set<> s;                       // capacity 256: what the kernel accepts
+//   if (auto r = s.add(hook_id{0x0524}); r != rule::ok) ...    // rule::stack_walk_overflow when full
+//   s.merge(library_wants);                           // union; all or nothing
+//   s.remove(hook_id{0x0532});
+//   std::error_code ec = s.apply(kernel, session);   // one set<stack_tracing> call
+//
+// Design choices (why):
+//  - Fixed capacity, in the object: no heap in the control path; at most 256 because that is the
+//    kernel's limit, so a full set always fits one request.
+//  - Kept sorted: membership is a binary search, dedup is free, a union is a linear merge, and two
+//    sets with the same members send byte-identical requests (the order of hook ids means nothing to
+//    the kernel, but a stable order makes request logs comparable).
+//  - Every growing operation is all-or-nothing: a merge or a range add that would overflow changes
+//    nothing and returns rule::stack_walk_overflow. Nothing is ever dropped silently.
+//  - constexpr throughout, so a configuration can be built (and checked) at compile time from
+//    hook_list<N> values; growing operations return etwctl::rule (a constexpr enum that converts to
+//    std::error_code) rather than std::error_code, which cannot be made in a constant expression.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <system_error>
+
+#include "etwctl/config.hpp"
+#include "etwctl/hook_list.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/rules.hpp"
+#include "etwctl/set.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+template <std::size_t Capacity = limits::max_stack_tracing_events>
+class stack_walk_set {
+    static_assert(Capacity >= 1, "etwctl::stack_walk_set: capacity must be at least 1");
+    static_assert(Capacity <= limits::max_stack_tracing_events,
+                  "etwctl::stack_walk_set: capacity above 256; the kernel accepts at most 256 stack-traced events");
+
+public:
+    using value_type = hook_id;
+    using const_iterator = hook_id const*;
+
+    constexpr stack_walk_set() noexcept = default;
+
+    /// From a compile-time list (stack_walk<"..."> yields one). Duplicates collapse.
+    template <std::size_t N>
+    constexpr explicit stack_walk_set(hook_list<N> const& hooks) noexcept {
+        static_assert(N <= Capacity, "etwctl::stack_walk_set: the hook_list has more ids than the set can hold");
+        for (hook_id h : hooks) static_cast<void>(insert_one(h)); // cannot overflow: N <= Capacity
+    }
+
+    static constexpr std::size_t capacity() noexcept { return Capacity; }
+    constexpr std::size_t size() const noexcept { return size_; }
+    constexpr bool empty() const noexcept { return size_ == 0; }
+    constexpr bool full() const noexcept { return size_ == Capacity; }
+    constexpr const_iterator begin() const noexcept { return ids_; }
+    constexpr const_iterator end() const noexcept { return ids_ + size_; }
+    constexpr hook_id const* data() const noexcept { return ids_; }
+    constexpr hook_id operator[](std::size_t i) const noexcept { return ids_[i]; }
+    /// The members, sorted ascending.
+    constexpr std::span<hook_id const> span() const noexcept { return {ids_, size_}; }
+
+    constexpr bool contains(hook_id h) const noexcept {
+        std::size_t const i = lower_bound(h);
+        return i < size_ && ids_[i] == h;
+    }
+
+    /// Adds one hook id. Adding a member again is not an error (it is a set).
+    [[nodiscard]] constexpr rule add(hook_id h) noexcept { return insert_one(h); }
+
+    /// Adds every id of a range, or none of them if the union would not fit.
+    [[nodiscard]] constexpr rule add(std::span<hook_id const> hooks) noexcept {
+        if (count_new(hooks) > Capacity - size_) return rule::stack_walk_overflow;
+        for (hook_id h : hooks) static_cast<void>(insert_one(h));
+        return rule::ok;
+    }
+    template <std::size_t N>
+    [[nodiscard]] constexpr rule add(hook_list<N> const& hooks) noexcept {
+        return add(std::span<hook_id const>(hooks.data(), N));
+    }
+
+    /// The union with another set (a library's wishes and the application's). All or nothing.
+    template <std::size_t C>
+    [[nodiscard]] constexpr rule merge(stack_walk_set<C> const& other) noexcept {
+        return add(other.span());
+    }
+
+    /// Removes one id; returns whether it was a member.
+    constexpr bool remove(hook_id h) noexcept {
+        std::size_t const i = lower_bound(h);
+        if (i == size_ || !(ids_[i] == h)) return false;
+        for (std::size_t j = i + 1; j < size_; ++j) ids_[j - 1] = ids_[j];
+        --size_;
+        return true;
+    }
+    /// Removes every id of a range (set difference); returns how many were members.
+    constexpr std::size_t remove(std::span<hook_id const> hooks) noexcept {
+        std::size_t n = 0;
+        for (hook_id h : hooks) n += remove(h) ? 1U : 0U;
+        return n;
+    }
+    template <std::size_t C>
+    constexpr std::size_t remove(stack_walk_set<C> const& other) noexcept {
+        return remove(other.span());
+    }
+
+    constexpr void clear() noexcept { size_ = 0; }
+
+    /// Sends the whole set as the session's stack-tracing list (set<stack_tracing>): the kernel's list
+    /// becomes exactly these members. An empty set turns stack tracing off for the session.
+    template <kernel K>
+    [[nodiscard]] std::error_code apply(K& k, session_handle session) const noexcept {
+        return set<stack_tracing>(k, session, span());
+    }
+
+    template <std::size_t C>
+    friend constexpr bool operator==(stack_walk_set const& a, stack_walk_set<C> const& b) noexcept {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!(a[i] == b[i])) return false;
+        return true;
+    }
+
+private:
+    constexpr std::size_t lower_bound(hook_id h) const noexcept {
+        std::size_t lo = 0, hi = size_;
+        while (lo < hi) {
+            std::size_t const mid = lo + (hi - lo) / 2;
+            if (ids_[mid] < h) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+    constexpr rule insert_one(hook_id h) noexcept {
+        std::size_t const i = lower_bound(h);
+        if (i < size_ && ids_[i] == h) return rule::ok;
+        if (size_ == Capacity) return rule::stack_walk_overflow;
+        for (std::size_t j = size_; j > i; --j) ids_[j] = ids_[j - 1];
+        ids_[i] = h;
+        ++size_;
+        return rule::ok;
+    }
+    /// How many distinct ids of hooks are not yet members (duplicates inside hooks count once).
+    constexpr std::size_t count_new(std::span<hook_id const> hooks) const noexcept {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < hooks.size(); ++i) {
+            if (contains(hooks[i])) continue;
+            bool seen = false;
+            for (std::size_t j = 0; j < i && !seen; ++j) seen = hooks[j] == hooks[i];
+            n += seen ? 0U : 1U;
+        }
+        return n;
+    }
+
+    hook_id ids_[Capacity] = {};
+    std::size_t size_ = 0;
+};
+
+template <std::size_t N>
+stack_walk_set(hook_list<N> const&) -> stack_walk_set<limits::max_stack_tracing_events>;
+
+/// The union of two configurations as a new set, or rule::stack_walk_overflow in `error`.
+template <std::size_t A, std::size_t B>
+constexpr stack_walk_set<(A > B ? A : B)> unite(stack_walk_set<A> const& a, stack_walk_set<B> const& b,
+                                               rule* error = nullptr) noexcept {
+    stack_walk_set<(A > B ? A : B)> out;
+    rule r = out.merge(a);
+    if (r == rule::ok) r = out.merge(b);
+    if (error) *error = r;
+    if (r != rule::ok) out.clear();
+    return out;
+}
+
+ETWCTL_END_NAMESPACE

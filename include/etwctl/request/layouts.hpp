@@ -1,0 +1,129 @@
+// etwctl/request/layouts.hpp - the buffers the kernel receives, byte for byte (kernel-facts.md section 3),
+// and the outcome type both the compat and the typed layers return internally.
+//
+//   EVENT_TRACE_SYSTEM_EVENT_INFORMATION      {class, pad, TraceHandle, ULONG HookId[n]}      0x10 + 4n
+//   EVENT_TRACE_PROFILE_COUNTER_INFORMATION   {class, pad, TraceHandle, ULONG ProfileSource[n]} 0x10 + 4n
+//   EVENT_TRACE_GROUPMASK_INFORMATION         {class 1, pad, TraceHandle, ULONG Masks[8]}       0x30
+//   EVENT_TRACE_TIME_PROFILE_INFORMATION      {class 3, ULONG ProfileInterval}                  8
+//   profile-source list (query, class 0x0D)   {class 0x0D, ULONG Spare} then the records        8 + records
+//   disallow list (NtTraceControl 0x1C)       {ULONG LoggerId, ULONG Count, GUID[Count]}        8 + 16n
+//   disallow list query (NtTraceControl 0x22) input: the 8-byte TRACEHANDLE; output: GUID[]
+// The last three are etwctl's choices where no source gives the layout (docs/choices.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <system_error>
+
+#include "etwctl/config.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/guid.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/rules.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+/// The fixed 16-byte head of the kernel's list requests.
+struct kernel_request_header {
+    std::uint32_t information_class = 0;
+    std::uint32_t spare = 0;
+    std::uint64_t trace_handle = 0;
+};
+static_assert(sizeof(kernel_request_header) == 0x10);
+
+/// EVENT_TRACE_SYSTEM_EVENT_INFORMATION / EVENT_TRACE_PROFILE_COUNTER_INFORMATION with room for
+/// Capacity ids. Only the first count ids are sent; the rest is never initialised or read.
+template <std::size_t Capacity>
+struct kernel_id_list_request {
+    static_assert(Capacity > 0);
+    kernel_request_header header;
+    std::uint32_t ids[Capacity];
+
+    static constexpr std::uint32_t length_for(std::size_t count) noexcept {
+        return static_cast<std::uint32_t>(sizeof(kernel_request_header) + 4 * count);
+    }
+};
+
+/// EVENT_TRACE_GROUPMASK_INFORMATION.
+struct kernel_group_mask_request {
+    kernel_request_header header;
+    std::uint32_t masks[limits::max_group_masks];
+};
+static_assert(sizeof(kernel_group_mask_request) == 0x30);
+
+/// EVENT_TRACE_TIME_PROFILE_INFORMATION.
+struct kernel_time_profile_request {
+    std::uint32_t information_class = static_cast<std::uint32_t>(event_trace_information_class::time_profile);
+    std::uint32_t profile_interval = 0;
+};
+static_assert(sizeof(kernel_time_profile_request) == 8);
+
+/// Head of the profile-source-list query; PROFILE_SOURCE_INFO records follow from offset 8.
+struct kernel_profile_list_header {
+    std::uint32_t information_class = static_cast<std::uint32_t>(event_trace_information_class::profile_source_list);
+    std::uint32_t spare = 0;
+};
+inline constexpr std::uint32_t kernel_profile_list_records_offset = sizeof(kernel_profile_list_header);
+static_assert(kernel_profile_list_records_offset == 8);
+
+/// NtTraceControl(0x1C) input: logger id, count, GUIDs.
+template <std::size_t Capacity>
+struct kernel_disallow_list_request {
+    static_assert(Capacity > 0);
+    std::uint32_t logger_id;
+    std::uint32_t count;
+    guid guids[Capacity];
+
+    static constexpr std::uint32_t length_for(std::size_t n) noexcept {
+        return static_cast<std::uint32_t>(8 + 16 * n);
+    }
+};
+
+namespace detail {
+
+/// What an operation came to: a broken rule (checked here) or the kernel's status.
+struct outcome {
+    rule broken = rule::ok;
+    std::int32_t status = 0;
+
+    constexpr bool ok() const noexcept { return broken == rule::ok && status >= 0; }
+    /// The Win32 code, as SECHOST returns it (RtlNtStatusToDosError for kernel failures).
+    constexpr std::uint32_t win32() const noexcept {
+        if (broken != rule::ok) return win32_error_of(broken);
+        return status < 0 ? nt_status_to_win32(status) : win32::success;
+    }
+    /// The error_code the typed layer returns: rule_category or ntstatus_category, never mixed.
+    std::error_code code() const noexcept {
+        if (broken != rule::ok) return make_error_code(broken);
+        return ntstatus_error_code(status);
+    }
+};
+
+constexpr outcome broke(rule r) noexcept { return {r, 0}; }
+constexpr outcome kernel_said(std::int32_t s) noexcept { return {rule::ok, s}; }
+
+template <kernel K>
+std::int32_t set_system_information(K& k, void const* request, std::uint32_t length) noexcept {
+    return k.nt_set_system_information(system_performance_trace_information, request, length);
+}
+template <kernel K>
+std::int32_t query_system_information(K& k, void* request, std::uint32_t length, std::uint32_t* returned) noexcept {
+    return k.nt_query_system_information(system_performance_trace_information, request, length, returned);
+}
+
+/// Loads a T from possibly unaligned caller memory (no aliasing or alignment assumptions).
+template <class T>
+T load(void const* p, std::size_t offset = 0) noexcept {
+    T v;
+    std::memcpy(&v, static_cast<unsigned char const*>(p) + offset, sizeof(T));
+    return v;
+}
+template <class T>
+void store(void* p, std::size_t offset, T const& v) noexcept {
+    std::memcpy(static_cast<unsigned char*>(p) + offset, &v, sizeof(T));
+}
+
+} // namespace detail
+ETWCTL_END_NAMESPACE

@@ -1,0 +1,691 @@
+// etwctl/testing/sim_kernel.hpp - THE simulated kernel: a model of the kernel (and NTDLL's EventSetInformation)
+// that keeps state, enforces the kernel's rules and records every request. It satisfies
+// etwctl::kernel, so every etwctl function runs against it on any platform.
+//
+// What it models (kernel-facts.md sections 2, 4, 7, 8):
+//  - loggers: ids < 64 plus the NT Kernel Logger (0xFFFF); a TraceHandle's low 16 bits select one.
+//    Unknown logger -> STATUS_WMI_INSTANCE_NOT_FOUND; the system-trace classes need
+//    EVENT_TRACE_SYSTEM_LOGGER_MODE -> else STATUS_INVALID_PARAMETER; at most 8 such loggers.
+//  - per logger: PERFINFO_GROUPMASK (aliases normalized as the kernel reports them), the stack-tracing
+//    hook list (replaced on each set, <= 256), PMC event list (<= 4) and counter list (1..max counters),
+//    each settable once (STATUS_WMI_ALREADY_ENABLED), the profile-source config (1..4), a disallow list.
+//  - machine-global: the profile interval of each source, clamped to the source's [min, max] from a
+//    configurable profile-source list (default: a typical Intel machine), and SeSystemProfilePrivilege
+//    (not held -> STATUS_PRIVILEGE_NOT_HELD for PERF_PROFILE / PERF_PMC_PROFILE, profile config, PMC
+//    counters and interval setting).
+//  - provider registrations with EventSetInformation's checks (bad handle, class 0/2/3 rules, traits
+//    well-formed and set only once, classic registrations refused).
+//  - every request recorded (function, class or code, status, the exact input bytes); a chosen NTSTATUS
+//    injected into the next N calls; exports that can be made "missing" (as Wine lacks
+//    NtQueryIntervalProfile) -> STATUS_ENTRYPOINT_NOT_FOUND, like native_kernel.
+// Choices where no source gives the kernel's behaviour are marked "model choice" and listed in docs/choices.md.
+// Fixed capacity throughout: no heap, so it can stand in for the kernel in allocation-counting tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+
+#include "etwctl/config.hpp"
+#include "etwctl/group_mask.hpp"
+#include "etwctl/guid.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/request/layouts.hpp"
+#include "etwctl/provider_traits.hpp"
+#include "etwctl/status_codes.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace sim {
+
+/// One entry of the machine's profile-source list (what `tracelog -profilesources Help` prints).
+struct profile_source_desc {
+    std::uint32_t id;
+    std::string_view name; ///< ASCII
+    std::uint32_t interval; ///< the default interval
+    std::uint32_t min_interval;
+    std::uint32_t max_interval;
+};
+
+inline constexpr std::uint32_t pmc_min = 4096;
+inline constexpr std::uint32_t pmc_max = 2147483647;
+inline constexpr std::uint32_t pmc_default = 65536;
+
+/// A typical Intel machine (kernel-facts.md section 4, from `tracelog -profilesources`).
+inline constexpr profile_source_desc typical_intel_profile_sources[] = {
+    {0, "Timer", 10000, 1221, 1000000},
+    {2, "TotalIssues", pmc_default, pmc_min, pmc_max},
+    {6, "BranchInstructions", pmc_default, pmc_min, pmc_max},
+    {10, "CacheMisses", pmc_default, pmc_min, pmc_max},
+    {11, "BranchMispredictions", pmc_default, pmc_min, pmc_max},
+    {19, "TotalCycles", pmc_default, pmc_min, pmc_max},
+    {25, "UnhaltedCoreCycles", pmc_default, pmc_min, pmc_max},
+    {26, "InstructionRetired", pmc_default, pmc_min, pmc_max},
+    {27, "UnhaltedReferenceCycles", pmc_default, pmc_min, pmc_max},
+    {28, "LLCReference", pmc_default, pmc_min, pmc_max},
+    {29, "LLCMisses", pmc_default, pmc_min, pmc_max},
+    {30, "BranchInstructionRetired", pmc_default, pmc_min, pmc_max},
+    {31, "BranchMispredictsRetired", pmc_default, pmc_min, pmc_max},
+    {32, "LbrInserts", pmc_default, pmc_min, pmc_max},
+    {33, "InstructionsRetiredFixed", pmc_default, pmc_min, pmc_max},
+    {34, "UnhaltedCoreCyclesFixed", pmc_default, pmc_min, pmc_max},
+    {35, "UnhaltedReferenceCyclesFixed", pmc_default, pmc_min, pmc_max},
+    {36, "TimerFixed", 10000, 1221, 1000000},
+};
+
+/// How a logger was started (the parts of EVENT_TRACE_PROPERTIES the kernel rules look at).
+struct logger_options {
+    bool system_logger_mode = true; ///< EVENT_TRACE_SYSTEM_LOGGER_MODE (0x02000000)
+    bool paged_memory = false;      ///< EVENT_TRACE_USE_PAGED_MEMORY (PMC counters refuse it)
+};
+
+/// Registration kinds for event_set_information.
+enum class provider_kind : std::uint8_t {
+    manifest,    ///< EventRegister (manifest or TraceLogging): traits accepted
+    classic,     ///< RegisterTraceGuids: traits refused (STATUS_INVALID_PARAMETER)
+};
+
+/// One recorded call.
+struct recorded_request {
+    kernel_function function{};
+    std::uint32_t code = 0;         ///< SystemInformationClass, NtTraceControl code, profile source or EVENT_INFO_CLASS
+    std::uint32_t kernel_class = 0; ///< first dword of a SystemPerformanceTraceInformation buffer (else 0)
+    std::uint64_t handle = 0;       ///< registration handle (event_set_information)
+    std::uint32_t length = 0;       ///< the declared input length (out length for queries of NtTraceControl)
+    std::uint32_t value = 0;        ///< the interval of nt_set_interval_profile
+    std::int32_t status = 0;        ///< what the sim returned (event_set_information: the Win32 error)
+    std::span<std::byte const> bytes; ///< the input bytes as the kernel saw them
+    bool truncated = false;         ///< the log's byte arena was full; bytes is shorter than length
+};
+
+class kernel {
+public:
+    static constexpr std::size_t max_loggers_started = 16;
+    static constexpr std::size_t max_system_loggers = 8;
+    static constexpr std::size_t max_profile_sources_known = 48;
+    static constexpr std::size_t max_registrations = 16;
+    static constexpr std::size_t max_records = 512;
+    static constexpr std::size_t record_arena_size = 32 * 1024;
+    static constexpr std::size_t max_traits_size = 512;
+    static constexpr std::uint32_t default_kernel_version = 80; ///< EventTraceKernelVersion of Windows 10 2004
+
+    kernel() noexcept { set_profile_sources(typical_intel_profile_sources); }
+    kernel(kernel const&) = delete;
+    kernel& operator=(kernel const&) = delete;
+
+    // ---- the machine -----------------------------------------------------------------------------
+    /// Starts a logger; returns its TRACEHANDLE (the logger id), or 0 if the id is taken, out of range
+    /// or there is no room (8 system loggers, 16 loggers in all).
+    /// Id 0 is the NT Kernel Logger's own slot (a handle naming logger 0 means it, as WmiSetLoggerId
+    /// maps 0 to 0xFFFF), so other loggers take ids 1..63.
+    std::uint64_t start_logger(std::uint16_t id, logger_options options = {}) noexcept {
+        if (id == 0 || (id != limits::kernel_logger_id && id >= limits::max_loggers)) return 0;
+        if (find_logger(id)) return 0;
+        if (options.system_logger_mode && system_logger_count() >= max_system_loggers) return 0;
+        for (auto& l : loggers_)
+            if (!l.started) {
+                l = logger_state{};
+                l.started = true;
+                l.id = id;
+                l.options = options;
+                return id;
+            }
+        return 0;
+    }
+    /// The NT Kernel Logger (id 0xFFFF), in system-logger mode.
+    std::uint64_t start_kernel_logger() noexcept { return start_logger(limits::kernel_logger_id); }
+    bool stop_logger(std::uint16_t id) noexcept {
+        if (auto* l = find_logger(id)) {
+            l->started = false;
+            return true;
+        }
+        return false;
+    }
+
+    void set_privilege(bool held) noexcept { privilege_ = held; }
+    bool privilege() const noexcept { return privilege_; }
+
+    /// Replaces the machine's profile-source list; intervals reset to each source's default.
+    void set_profile_sources(std::span<profile_source_desc const> sources) noexcept {
+        source_count_ = 0;
+        for (auto const& s : sources) {
+            if (source_count_ == max_profile_sources_known) break;
+            sources_[source_count_] = s;
+            intervals_[source_count_] = s.interval;
+            ++source_count_;
+        }
+    }
+    std::span<profile_source_desc const> profile_sources() const noexcept { return {sources_, source_count_}; }
+
+    void set_max_pmc_counters(std::uint32_t n) noexcept { max_pmc_counters_ = n; }
+    void set_kernel_version(std::uint32_t v) noexcept { kernel_version_ = v; }
+
+    /// Makes an export look missing (true) or present again.
+    void set_available(kernel_function f, bool available) noexcept {
+        auto const bit = 1U << static_cast<unsigned>(f);
+        missing_ = available ? (missing_ & ~bit) : (missing_ | bit);
+    }
+    bool available(kernel_function f) const noexcept { return (missing_ & (1U << static_cast<unsigned>(f))) == 0; }
+
+    /// The next `calls` calls (to any of the six functions) return `status` and change nothing.
+    void inject(std::int32_t status, std::uint32_t calls = 1) noexcept {
+        injected_status_ = status;
+        injected_calls_ = calls;
+    }
+
+    // ---- providers ---------------------------------------------------------------------------------
+    /// Registers a provider; returns its REGHANDLE (never 0), or 0 when full.
+    std::uint64_t register_provider(provider_kind kind = provider_kind::manifest) noexcept {
+        for (std::size_t i = 0; i < max_registrations; ++i)
+            if (!regs_[i].used) {
+                regs_[i] = registration{};
+                regs_[i].used = true;
+                regs_[i].kind = kind;
+                ++regs_[i].sequence;
+                return handle_of(i);
+            }
+        return 0;
+    }
+    bool unregister_provider(std::uint64_t h) noexcept {
+        if (auto* r = find_registration(h)) {
+            r->used = false;
+            return true;
+        }
+        return false;
+    }
+
+    // ---- state, for inspection -------------------------------------------------------------------
+    bool logger_exists(std::uint16_t id) const noexcept { return find_logger(id) != nullptr; }
+    group_mask group_masks(std::uint16_t id) const noexcept { auto const* l = find_logger(id); return l ? l->masks : group_mask{}; }
+    std::span<std::uint32_t const> stack_tracing_hooks(std::uint16_t id) const noexcept {
+        auto const* l = find_logger(id);
+        return l ? std::span<std::uint32_t const>(l->hooks, l->hook_count) : std::span<std::uint32_t const>{};
+    }
+    std::span<std::uint32_t const> pmc_events(std::uint16_t id) const noexcept {
+        auto const* l = find_logger(id);
+        return l ? std::span<std::uint32_t const>(l->pmc_events, l->pmc_event_count) : std::span<std::uint32_t const>{};
+    }
+    std::span<std::uint32_t const> pmc_counters(std::uint16_t id) const noexcept {
+        auto const* l = find_logger(id);
+        return l ? std::span<std::uint32_t const>(l->pmc_counters, l->pmc_counter_count) : std::span<std::uint32_t const>{};
+    }
+    std::span<std::uint32_t const> profile_config(std::uint16_t id) const noexcept {
+        auto const* l = find_logger(id);
+        return l ? std::span<std::uint32_t const>(l->config, l->config_count) : std::span<std::uint32_t const>{};
+    }
+    std::span<guid const> disallow_list(std::uint16_t id) const noexcept {
+        auto const* l = find_logger(id);
+        return l ? std::span<guid const>(l->disallow, l->disallow_count) : std::span<guid const>{};
+    }
+    /// The current interval of a source (0 if the machine does not have it).
+    std::uint32_t interval(std::uint32_t source) const noexcept {
+        auto const i = source_index(source);
+        return i < source_count_ ? intervals_[i] : 0;
+    }
+    bool traits_set(std::uint64_t reg) const noexcept { auto const* r = find_registration(reg); return r && r->traits_size != 0; }
+    std::span<std::byte const> traits(std::uint64_t reg) const noexcept {
+        auto const* r = find_registration(reg);
+        return r ? std::span<std::byte const>(r->traits, r->traits_size) : std::span<std::byte const>{};
+    }
+    bool uses_descriptor_type(std::uint64_t reg) const noexcept { auto const* r = find_registration(reg); return r && r->descriptor_type; }
+    bool binary_tracked(std::uint64_t reg) const noexcept { auto const* r = find_registration(reg); return r && r->binary_tracked; }
+
+    // ---- the request log -------------------------------------------------------------------------
+    std::size_t request_count() const noexcept { return record_count_; }
+    recorded_request const& request(std::size_t i) const noexcept { return records_[i]; }
+    recorded_request const& last_request() const noexcept { return records_[record_count_ - 1]; }
+    std::span<recorded_request const> requests() const noexcept { return {records_, record_count_}; }
+    std::size_t dropped_requests() const noexcept { return dropped_; }
+    void clear_requests() noexcept {
+        record_count_ = 0;
+        arena_used_ = 0;
+        dropped_ = 0;
+    }
+
+    // ---- the six calls (etwctl::kernel) ------------------------------------------------------------
+    std::int32_t nt_set_system_information(std::uint32_t information_class, void const* buffer, std::uint32_t length) noexcept {
+        auto& rec = record(kernel_function::nt_set_system_information, information_class, buffer, length);
+        return rec.status = intercept(kernel_function::nt_set_system_information, [&] {
+                   return set_system_information(information_class, buffer, length);
+               });
+    }
+
+    std::int32_t nt_query_system_information(std::uint32_t information_class, void* buffer, std::uint32_t length,
+                                             std::uint32_t* return_length) noexcept {
+        auto& rec = record(kernel_function::nt_query_system_information, information_class, buffer, length);
+        return rec.status = intercept(kernel_function::nt_query_system_information, [&] {
+                   return query_system_information(information_class, buffer, length, return_length);
+               });
+    }
+
+    std::int32_t nt_set_interval_profile(std::uint32_t interval, std::uint32_t source) noexcept {
+        auto& rec = record(kernel_function::nt_set_interval_profile, source, nullptr, 0);
+        rec.value = interval;
+        return rec.status = intercept(kernel_function::nt_set_interval_profile, [&] {
+                   if (!privilege_) return ntstatus::privilege_not_held;
+                   return set_interval(source, interval);
+               });
+    }
+
+    std::int32_t nt_query_interval_profile(std::uint32_t source, std::uint32_t* interval) noexcept {
+        auto& rec = record(kernel_function::nt_query_interval_profile, source, nullptr, 0);
+        return rec.status = intercept(kernel_function::nt_query_interval_profile, [&] {
+                   if (interval == nullptr) return ntstatus::access_violation;
+                   *interval = this->interval(source); // an unknown source reads as 0, with success
+                   return ntstatus::success;
+               });
+    }
+
+    std::int32_t nt_trace_control(std::uint32_t function_code, void const* in, std::uint32_t in_length, void* out,
+                                  std::uint32_t out_length, std::uint32_t* return_length) noexcept {
+        auto& rec = record(kernel_function::nt_trace_control, function_code, in, in_length);
+        return rec.status = intercept(kernel_function::nt_trace_control, [&] {
+                   return trace_control(function_code, in, in_length, out, out_length, return_length);
+               });
+    }
+
+    std::uint32_t event_set_information(std::uint64_t reg_handle, std::uint32_t information_class,
+                                        void const* information, std::uint32_t length) noexcept {
+        auto& rec = record(kernel_function::event_set_information, information_class, information, length);
+        rec.handle = reg_handle;
+        if (!available(kernel_function::event_set_information))
+            return static_cast<std::uint32_t>(rec.status = static_cast<std::int32_t>(win32::proc_not_found));
+        if (injected_calls_ != 0) {
+            --injected_calls_;
+            return static_cast<std::uint32_t>(rec.status = static_cast<std::int32_t>(nt_status_to_win32(injected_status_)));
+        }
+        std::uint32_t const e = set_event_information(reg_handle, information_class, information, length);
+        rec.status = static_cast<std::int32_t>(e);
+        return e;
+    }
+
+private:
+    struct logger_state {
+        bool started = false;
+        std::uint16_t id = 0;
+        logger_options options{};
+        group_mask masks{};
+        std::uint32_t hooks[limits::max_stack_tracing_events] = {};
+        std::size_t hook_count = 0;
+        std::uint32_t pmc_events[limits::max_pmc_events] = {};
+        std::size_t pmc_event_count = 0;
+        bool pmc_events_set = false;
+        std::uint32_t pmc_counters[16] = {};
+        std::size_t pmc_counter_count = 0;
+        bool pmc_counters_set = false;
+        std::uint32_t config[limits::max_profile_sources] = {};
+        std::size_t config_count = 0;
+        guid disallow[limits::max_disallow_list] = {};
+        std::size_t disallow_count = 0;
+    };
+    struct registration {
+        bool used = false;
+        provider_kind kind = provider_kind::manifest;
+        std::uint16_t sequence = 0;
+        bool descriptor_type = false;
+        bool binary_tracked = false;
+        std::byte traits[max_traits_size] = {};
+        std::size_t traits_size = 0;
+    };
+
+    static constexpr perf_flag perf_profile{0x20000002U};
+    static constexpr perf_flag perf_pmc_profile{0x20000400U};
+
+    template <class F>
+    std::int32_t intercept(kernel_function f, F&& body) noexcept {
+        if (!available(f)) return ntstatus::entrypoint_not_found;
+        if (injected_calls_ != 0) {
+            --injected_calls_;
+            return injected_status_;
+        }
+        return body();
+    }
+
+    recorded_request& record(kernel_function f, std::uint32_t code, void const* bytes, std::uint32_t length) noexcept {
+        static thread_local recorded_request overflow; // when the log is full: written, never kept
+        if (record_count_ == max_records) {
+            ++dropped_;
+            overflow = recorded_request{};
+            return overflow;
+        }
+        auto& r = records_[record_count_++];
+        r = recorded_request{};
+        r.function = f;
+        r.code = code;
+        r.length = length;
+        std::size_t n = bytes ? length : 0;
+        if (n > record_arena_size - arena_used_) {
+            n = record_arena_size - arena_used_;
+            r.truncated = true;
+        }
+        if (n) std::memcpy(arena_ + arena_used_, bytes, n);
+        r.bytes = {arena_ + arena_used_, n};
+        arena_used_ += n;
+        if (bytes && length >= 4 && code == system_performance_trace_information)
+            std::memcpy(&r.kernel_class, bytes, 4);
+        return r;
+    }
+
+    /// Logger id 0 names the NT Kernel Logger (its slot; WmiSetLoggerId maps 0 to 0xFFFF), for the
+    /// kernel's lookups and for the inspection functions alike.
+    static constexpr std::uint16_t canonical_logger_id(std::uint16_t id) noexcept {
+        return id == 0 ? limits::kernel_logger_id : id;
+    }
+    logger_state* find_logger(std::uint16_t id) noexcept {
+        id = canonical_logger_id(id);
+        for (auto& l : loggers_)
+            if (l.started && l.id == id) return &l;
+        return nullptr;
+    }
+    logger_state const* find_logger(std::uint16_t id) const noexcept {
+        id = canonical_logger_id(id);
+        for (auto const& l : loggers_)
+            if (l.started && l.id == id) return &l;
+        return nullptr;
+    }
+    std::size_t system_logger_count() const noexcept {
+        std::size_t n = 0;
+        for (auto const& l : loggers_) n += (l.started && l.options.system_logger_mode) ? 1 : 0;
+        return n;
+    }
+    /// The logger a TraceHandle names, with the system-logger-mode rule when required.
+    std::int32_t resolve(std::uint64_t trace_handle, bool needs_system_mode, logger_state*& out) noexcept {
+        out = find_logger(static_cast<std::uint16_t>(trace_handle & 0xFFFFU));
+        if (!out) return ntstatus::wmi_instance_not_found;
+        if (needs_system_mode && !out->options.system_logger_mode) return ntstatus::invalid_parameter;
+        return ntstatus::success;
+    }
+
+    std::size_t source_index(std::uint32_t source) const noexcept {
+        for (std::size_t i = 0; i < source_count_; ++i)
+            if (sources_[i].id == source) return i;
+        return source_count_;
+    }
+    /// Clamps to the source's [min, max] (model choice: the HAL's reaction is unspecified).
+    std::int32_t set_interval(std::uint32_t source, std::uint32_t value) noexcept {
+        auto const i = source_index(source);
+        if (i == source_count_) return ntstatus::not_supported; // model choice
+        auto const& s = sources_[i];
+        intervals_[i] = value < s.min_interval ? s.min_interval : value > s.max_interval ? s.max_interval : value;
+        return ntstatus::success;
+    }
+
+    static std::uint32_t u32(void const* p, std::size_t off) noexcept { return etwctl::detail::load<std::uint32_t>(p, off); }
+    static std::uint64_t u64(void const* p, std::size_t off) noexcept { return etwctl::detail::load<std::uint64_t>(p, off); }
+
+    /// Checks the 0x10-byte head + whole ULONGs of a list request; count = number of ULONGs.
+    static std::int32_t list_shape(std::uint32_t length, std::size_t& count) noexcept {
+        if (length < sizeof(kernel_request_header)) return ntstatus::info_length_mismatch;
+        if ((length - sizeof(kernel_request_header)) % 4 != 0) return ntstatus::invalid_parameter;
+        count = (length - sizeof(kernel_request_header)) / 4;
+        return ntstatus::success;
+    }
+
+    std::int32_t set_system_information(std::uint32_t information_class, void const* buf, std::uint32_t length) noexcept {
+        if (information_class != system_performance_trace_information) return ntstatus::invalid_info_class;
+        if (length < 4) return ntstatus::invalid_parameter;
+        if (buf == nullptr) return ntstatus::access_violation;
+        auto const cls = static_cast<event_trace_information_class>(u32(buf, 0));
+        auto const* ids = static_cast<unsigned char const*>(buf) + sizeof(kernel_request_header);
+        switch (cls) {
+        case event_trace_information_class::group_mask: {
+            if (length != sizeof(kernel_group_mask_request)) return ntstatus::info_length_mismatch;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            group_mask m;
+            std::memcpy(m.masks, static_cast<unsigned char const*>(buf) + 0x10, sizeof m.masks);
+            m = m.normalized();
+            if (!privilege_ && (m.contains(perf_profile) || m.contains(perf_pmc_profile))) return ntstatus::privilege_not_held;
+            l->masks = m;
+            return ntstatus::success;
+        }
+        case event_trace_information_class::time_profile: {
+            if (length != sizeof(kernel_time_profile_request)) return ntstatus::info_length_mismatch;
+            if (!privilege_) return ntstatus::privilege_not_held;
+            return set_interval(static_cast<std::uint32_t>(profile_source::time), u32(buf, 4));
+        }
+        case event_trace_information_class::stack_tracing: {
+            std::size_t n = 0;
+            if (auto s = list_shape(length, n); s < 0) return s;
+            if (n > limits::max_stack_tracing_events) return ntstatus::invalid_parameter;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            std::memcpy(l->hooks, ids, 4 * n);
+            l->hook_count = n;
+            return ntstatus::success;
+        }
+        case event_trace_information_class::profile_config: {
+            std::size_t n = 0;
+            if (auto s = list_shape(length, n); s < 0) return s;
+            if (n == 0 || n > limits::max_profile_sources) return ntstatus::invalid_parameter;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            if (!privilege_) return ntstatus::privilege_not_held;
+            for (std::size_t i = 0; i < n; ++i)
+                if (source_index(u32(ids, 4 * i)) == source_count_) return ntstatus::not_supported;
+            std::memcpy(l->config, ids, 4 * n);
+            l->config_count = n;
+            return ntstatus::success;
+        }
+        case event_trace_information_class::profile_event_list: {
+            std::size_t n = 0;
+            if (auto s = list_shape(length, n); s < 0) return s;
+            if (n > limits::max_pmc_events) return ntstatus::invalid_parameter;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            if (l->pmc_events_set) return ntstatus::wmi_already_enabled;
+            // model choice: events whose group is off in the logger's group mask are accepted, as we
+            // believe the kernel does (the flags may be turned on later; the events then simply never
+            // carry counters). setup_pmc (pmc.hpp) refuses them before the call instead.
+            std::memcpy(l->pmc_events, ids, 4 * n);
+            l->pmc_event_count = n;
+            l->pmc_events_set = true;
+            return ntstatus::success;
+        }
+        case event_trace_information_class::profile_counter_list: {
+            std::size_t n = 0;
+            if (auto s = list_shape(length, n); s < 0) return s;
+            if (n == 0 || n > max_pmc_counters_ || n > 16) return ntstatus::invalid_parameter;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            if (l->options.paged_memory) return ntstatus::invalid_parameter;
+            if (!privilege_) return ntstatus::privilege_not_held;
+            if (l->pmc_counters_set) return ntstatus::wmi_already_enabled;
+            for (std::size_t i = 0; i < n; ++i) {
+                auto const src = u32(ids, 4 * i);
+                if (src == static_cast<std::uint32_t>(profile_source::time) || source_index(src) == source_count_)
+                    return ntstatus::not_supported; // model choice: only the machine's hardware counters
+            }
+            std::memcpy(l->pmc_counters, ids, 4 * n);
+            l->pmc_counter_count = n;
+            l->pmc_counters_set = true;
+            return ntstatus::success;
+        }
+        case event_trace_information_class::kernel_version:
+        case event_trace_information_class::profile_source_list:
+            return ntstatus::not_implemented; // query-only classes
+        default:
+            return ntstatus::not_implemented; // not modelled
+        }
+    }
+
+    std::int32_t query_system_information(std::uint32_t information_class, void* buf, std::uint32_t length,
+                                          std::uint32_t* return_length) noexcept {
+        if (information_class != system_performance_trace_information) {
+            if (return_length) *return_length = 0;
+            return ntstatus::invalid_info_class;
+        }
+        if (length < 4) return ntstatus::invalid_parameter;
+        if (buf == nullptr) return ntstatus::access_violation;
+        auto set_returned = [&](std::uint32_t n) {
+            if (return_length) *return_length = n;
+        };
+        auto const cls = static_cast<event_trace_information_class>(u32(buf, 0));
+        switch (cls) {
+        case event_trace_information_class::kernel_version: {
+            if (length != 8) return ntstatus::info_length_mismatch;
+            detail::store(buf, 4, kernel_version_);
+            set_returned(8);
+            return ntstatus::success;
+        }
+        case event_trace_information_class::group_mask: {
+            if (length != sizeof(kernel_group_mask_request)) return ntstatus::info_length_mismatch;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            std::memcpy(static_cast<unsigned char*>(buf) + 0x10, l->masks.masks, sizeof l->masks.masks);
+            set_returned(sizeof(kernel_group_mask_request));
+            return ntstatus::success;
+        }
+        case event_trace_information_class::time_profile: {
+            if (length != sizeof(kernel_time_profile_request)) return ntstatus::info_length_mismatch;
+            detail::store(buf, 4, interval(static_cast<std::uint32_t>(profile_source::time)));
+            set_returned(8);
+            return ntstatus::success;
+        }
+        case event_trace_information_class::profile_source_list: {
+            std::uint32_t const needed = kernel_profile_list_records_offset + profile_list_size();
+            set_returned(needed);
+            if (length < needed) return ntstatus::info_length_mismatch;
+            write_profile_list(static_cast<std::byte*>(buf) + kernel_profile_list_records_offset,
+                               length - kernel_profile_list_records_offset);
+            return ntstatus::success;
+        }
+        case event_trace_information_class::stack_tracing:
+        case event_trace_information_class::profile_config:
+        case event_trace_information_class::profile_event_list:
+        case event_trace_information_class::profile_counter_list:
+            return ntstatus::not_implemented; // set-only classes: the stack list cannot be read back
+        default:
+            return ntstatus::not_implemented;
+        }
+    }
+
+    static constexpr std::uint32_t record_size(profile_source_desc const& s) noexcept {
+        std::uint32_t const raw = static_cast<std::uint32_t>(profile_source_info_description_offset + 2 * (s.name.size() + 1));
+        return (raw + 7U) & ~7U; // 8-aligned records (they hold a ULONG64)
+    }
+    std::uint32_t profile_list_size() const noexcept {
+        std::uint32_t n = 0;
+        for (std::size_t i = 0; i < source_count_; ++i) n += record_size(sources_[i]);
+        return n;
+    }
+    /// Writes the records into out[0, capacity). Each record is checked to hold its header and to fit
+    /// (gcc's -Warray-bounds at -O3 cannot prove it from the caller's size check alone).
+    void write_profile_list(std::byte* out, std::size_t capacity) const noexcept {
+        std::size_t off = 0;
+        for (std::size_t i = 0; i < source_count_; ++i) {
+            auto const& s = sources_[i];
+            std::uint32_t const size = record_size(s);
+            if (size < sizeof(profile_source_info_header) || size > capacity - off) return;
+            profile_source_info_header h;
+            h.next_entry_offset = i + 1 == source_count_ ? 0 : size;
+            h.source = s.id;
+            h.min_interval = s.min_interval;
+            h.max_interval = s.max_interval;
+            std::memset(out + off, 0, size);
+            std::memcpy(out + off, &h, sizeof h);
+            for (std::size_t c = 0; c < s.name.size(); ++c)
+                out[off + profile_source_info_description_offset + 2 * c] = static_cast<std::byte>(s.name[c]);
+            off += size;
+        }
+    }
+
+    std::int32_t trace_control(std::uint32_t code, void const* in, std::uint32_t in_length, void* out,
+                               std::uint32_t out_length, std::uint32_t* return_length) noexcept {
+        if (return_length == nullptr) return ntstatus::invalid_parameter;
+        switch (code) {
+        case etwctl::trace_control::update_disallow_list: {
+            if (in == nullptr || in_length < 8) return ntstatus::invalid_parameter;
+            std::uint32_t const count = u32(in, 4);
+            if (std::uint64_t{8} + 16ULL * count != in_length) return ntstatus::invalid_parameter;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u32(in, 0), false, l); s < 0) return s;
+            if (count > limits::max_disallow_list) return ntstatus::insufficient_resources;
+            std::memcpy(l->disallow, static_cast<unsigned char const*>(in) + 8, 16ULL * count);
+            l->disallow_count = count;
+            *return_length = 0;
+            return ntstatus::success;
+        }
+        case etwctl::trace_control::get_disallow_list: {
+            if (in == nullptr || in_length != 8) return ntstatus::invalid_parameter;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u64(in, 0), false, l); s < 0) return s;
+            auto const needed = static_cast<std::uint32_t>(16 * l->disallow_count);
+            *return_length = needed;
+            if (out_length < needed) return ntstatus::buffer_too_small;
+            if (needed) std::memcpy(out, l->disallow, needed);
+            return ntstatus::success;
+        }
+        default:
+            return ntstatus::invalid_device_request;
+        }
+    }
+
+    // model choice: a REGHANDLE is 1 in the high dword and slot + 1 in the low dword.
+    static constexpr std::uint64_t handle_of(std::size_t index) noexcept { return (std::uint64_t{1} << 32) | (index + 1); }
+    registration* find_registration(std::uint64_t h) noexcept {
+        if (h == 0 || (h >> 32) != 1) return nullptr;
+        std::uint64_t const i = (h & 0xFFFFFFFFULL) - 1;
+        return i < max_registrations && regs_[i].used ? &regs_[i] : nullptr;
+    }
+    registration const* find_registration(std::uint64_t h) const noexcept {
+        return const_cast<kernel*>(this)->find_registration(h);
+    }
+
+    std::uint32_t set_event_information(std::uint64_t h, std::uint32_t cls, void const* info, std::uint32_t length) noexcept {
+        registration* r = find_registration(h);
+        if (!r) return win32::invalid_handle;
+        switch (cls) {
+        case 0:
+            if (length != 0) return win32::invalid_parameter;
+            r->binary_tracked = true;
+            return win32::success;
+        case 2: {
+            if (info == nullptr || length < 3 || length > 0xFFFF) return win32::invalid_parameter;
+            if (r->kind == provider_kind::classic) return nt_status_to_win32(ntstatus::invalid_parameter);
+            if (r->traits_size != 0) return nt_status_to_win32(ntstatus::unsuccessful); // once per registration
+            std::span<std::byte const> blob(static_cast<std::byte const*>(info), length);
+            if (check_provider_traits(blob) != rule::ok) return nt_status_to_win32(ntstatus::file_corrupt_error);
+            if (length > max_traits_size) return nt_status_to_win32(ntstatus::insufficient_resources);
+            std::memcpy(r->traits, info, length);
+            r->traits_size = length;
+            r->descriptor_type = true; // setting traits also honours EVENT_DATA_DESCRIPTOR.Type
+            return win32::success;
+        }
+        case 3: {
+            if (info == nullptr || length != 1) return win32::invalid_parameter;
+            auto const v = *static_cast<unsigned char const*>(info);
+            if (v > 1) return nt_status_to_win32(ntstatus::invalid_parameter);
+            r->descriptor_type = v == 1;
+            return win32::success;
+        }
+        default:
+            return win32::not_supported;
+        }
+    }
+
+    logger_state loggers_[max_loggers_started] = {};
+    registration regs_[max_registrations] = {};
+    profile_source_desc sources_[max_profile_sources_known] = {};
+    std::uint32_t intervals_[max_profile_sources_known] = {};
+    std::size_t source_count_ = 0;
+    bool privilege_ = true;
+    std::uint32_t max_pmc_counters_ = limits::max_pmc_counters;
+    std::uint32_t kernel_version_ = default_kernel_version;
+    std::uint32_t missing_ = 0;
+    std::int32_t injected_status_ = 0;
+    std::uint32_t injected_calls_ = 0;
+    recorded_request records_[max_records] = {};
+    std::size_t record_count_ = 0;
+    std::byte arena_[record_arena_size] = {};
+    std::size_t arena_used_ = 0;
+    std::size_t dropped_ = 0;
+};
+
+static_assert(etwctl::kernel<kernel>);
+static_assert(etwctl::kernel_with_availability<kernel>);
+
+} // namespace sim
+ETWCTL_END_NAMESPACE
