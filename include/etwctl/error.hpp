@@ -25,68 +25,6 @@
 ETWCTL_BEGIN_NAMESPACE
 
 namespace detail {
-constexpr char const* win32_name(std::uint32_t e) noexcept {
-    switch (e) {
-    case win32::success: return "ERROR_SUCCESS";
-    case win32::invalid_function: return "ERROR_INVALID_FUNCTION";
-    case win32::file_not_found: return "ERROR_FILE_NOT_FOUND";
-    case win32::access_denied: return "ERROR_ACCESS_DENIED";
-    case win32::invalid_handle: return "ERROR_INVALID_HANDLE";
-    case win32::not_enough_memory: return "ERROR_NOT_ENOUGH_MEMORY";
-    case win32::invalid_data: return "ERROR_INVALID_DATA";
-    case win32::outofmemory: return "ERROR_OUTOFMEMORY";
-    case win32::bad_length: return "ERROR_BAD_LENGTH";
-    case win32::gen_failure: return "ERROR_GEN_FAILURE";
-    case win32::not_supported: return "ERROR_NOT_SUPPORTED";
-    case win32::invalid_parameter: return "ERROR_INVALID_PARAMETER";
-    case win32::call_not_implemented: return "ERROR_CALL_NOT_IMPLEMENTED";
-    case win32::insufficient_buffer: return "ERROR_INSUFFICIENT_BUFFER";
-    case win32::proc_not_found: return "ERROR_PROC_NOT_FOUND";
-    case win32::more_data: return "ERROR_MORE_DATA";
-    case win32::mr_mid_not_found: return "ERROR_MR_MID_NOT_FOUND";
-    case win32::noaccess: return "ERROR_NOACCESS";
-    case win32::privilege_not_held: return "ERROR_PRIVILEGE_NOT_HELD";
-    case win32::file_corrupt: return "ERROR_FILE_CORRUPT";
-    case win32::no_system_resources: return "ERROR_NO_SYSTEM_RESOURCES";
-    case win32::incorrect_size: return "ERROR_INCORRECT_SIZE";
-    case win32::wmi_guid_not_found: return "ERROR_WMI_GUID_NOT_FOUND";
-    case win32::wmi_instance_not_found: return "ERROR_WMI_INSTANCE_NOT_FOUND";
-    case win32::wmi_already_enabled: return "ERROR_WMI_ALREADY_ENABLED";
-    default: return nullptr;
-    }
-}
-
-constexpr char const* ntstatus_name(std::int32_t s) noexcept {
-    switch (static_cast<std::uint32_t>(s)) {
-    case 0x00000000U: return "STATUS_SUCCESS";
-    case 0x00000105U: return "STATUS_MORE_ENTRIES";
-    case 0x80000002U: return "STATUS_DATATYPE_MISALIGNMENT";
-    case 0x80000005U: return "STATUS_BUFFER_OVERFLOW";
-    case 0xC0000001U: return "STATUS_UNSUCCESSFUL";
-    case 0xC0000002U: return "STATUS_NOT_IMPLEMENTED";
-    case 0xC0000003U: return "STATUS_INVALID_INFO_CLASS";
-    case 0xC0000004U: return "STATUS_INFO_LENGTH_MISMATCH";
-    case 0xC0000005U: return "STATUS_ACCESS_VIOLATION";
-    case 0xC0000008U: return "STATUS_INVALID_HANDLE";
-    case 0xC000000DU: return "STATUS_INVALID_PARAMETER";
-    case 0xC0000010U: return "STATUS_INVALID_DEVICE_REQUEST";
-    case 0xC0000017U: return "STATUS_NO_MEMORY";
-    case 0xC0000022U: return "STATUS_ACCESS_DENIED";
-    case 0xC0000023U: return "STATUS_BUFFER_TOO_SMALL";
-    case 0xC0000034U: return "STATUS_OBJECT_NAME_NOT_FOUND";
-    case 0xC0000061U: return "STATUS_PRIVILEGE_NOT_HELD";
-    case 0xC000007AU: return "STATUS_PROCEDURE_NOT_FOUND";
-    case 0xC000009AU: return "STATUS_INSUFFICIENT_RESOURCES";
-    case 0xC00000BBU: return "STATUS_NOT_SUPPORTED";
-    case 0xC0000102U: return "STATUS_FILE_CORRUPT_ERROR";
-    case 0xC0000139U: return "STATUS_ENTRYPOINT_NOT_FOUND";
-    case 0xC0000295U: return "STATUS_WMI_GUID_NOT_FOUND";
-    case 0xC0000296U: return "STATUS_WMI_INSTANCE_NOT_FOUND";
-    case 0xC0000303U: return "STATUS_WMI_ALREADY_ENABLED";
-    default: return nullptr;
-    }
-}
-
 inline std::string hex32(std::uint32_t v) {
     char buf[11] = {'0', 'x'};
     for (int i = 0; i < 8; ++i) buf[2 + i] = "0123456789ABCDEF"[(v >> (28 - 4 * i)) & 0xFU];
@@ -99,7 +37,7 @@ public:
     char const* name() const noexcept override { return "win32"; }
     std::string message(int value) const override {
         auto const e = static_cast<std::uint32_t>(value);
-        char const* n = win32_name(e);
+        char const* n = win32::name(e);
         return std::string("Win32 error ") + std::to_string(e) + (n ? std::string(" (") + n + ")" : std::string());
     }
 };
@@ -108,7 +46,7 @@ class ntstatus_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "ntstatus"; }
     std::string message(int value) const override {
-        char const* n = ntstatus_name(value);
+        char const* n = ntstatus::name(value);
         return std::string("NTSTATUS ") + hex32(static_cast<std::uint32_t>(value)) +
                (n ? std::string(" (") + n + ")" : std::string());
     }
@@ -121,7 +59,7 @@ public:
     std::string message(int value) const override {
         std::string m = "HRESULT " + hex32(static_cast<std::uint32_t>(value));
         if (auto const w = hresult::win32_of(value); w != 0) {
-            char const* n = win32_name(w);
+            char const* n = win32::name(w);
             m += " (HRESULT_FROM_WIN32(" + std::string(n ? n : std::to_string(w).c_str()) + "))";
         }
         return m;
@@ -136,7 +74,7 @@ public:
         if (value == 0) return "success";
         if (value < 0 || value >= static_cast<int>(rule::count_)) return "etwctl: unknown rule";
         auto const& r = info(static_cast<rule>(value));
-        char const* n = win32_name(r.win32_error);
+        char const* n = win32::name(r.win32_error);
         return std::string("etwctl: ") + std::string(r.text) + " [" + std::string(r.name) + "; " +
                (n ? n : "Win32") + " " + std::to_string(r.win32_error) + "]";
     }

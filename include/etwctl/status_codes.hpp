@@ -1,79 +1,123 @@
-// etwctl/status_codes.hpp - the numeric codes of the three error domains etwctl speaks:
-// Win32 errors (what TraceSetInformation & co. return), NTSTATUS (what the kernel returns) and
-// HRESULT (what TraceLoggingSetInformation returns), plus the one NTSTATUS -> Win32 mapping table.
+// etwctl/status_codes.hpp - THE status table: the numeric codes of the three error domains etwctl speaks
+// (Win32 errors: what TraceSetInformation & co. return; NTSTATUS: what the kernel returns; HRESULT: what
+// TraceLoggingSetInformation returns), their names, and the one NTSTATUS -> Win32 mapping.
 //
-// Values are those of winerror.h / ntstatus.h (kernel-facts.md section 8). They are spelled here so that
-// no Windows header is needed; the Windows build static_asserts them against the SDK.
+// Each code is spelled once, in the lists below: its constant (win32::invalid_parameter), its value,
+// its SDK name and, for an NTSTATUS, the Win32 code RtlNtStatusToDosError gives it. Values are those of
+// winerror.h and ntstatus.h; the mapping is RtlNtStatusToDosError's (Microsoft's "Mapping NT status
+// error codes to Win32 error codes", KB 113996, cross-checked with Wine's ntdll/error.c table). The
+// Windows build static_asserts every value against the SDK. No Windows header is needed here.
 #pragma once
 
 #include <cstdint>
 
 #include "etwctl/config.hpp"
 
+// X(constant, value, "NAME")
+#define ETWCTL_DETAIL_WIN32_CODES(X) \
+    X(success, 0, "ERROR_SUCCESS") \
+    X(invalid_function, 1, "ERROR_INVALID_FUNCTION") \
+    X(file_not_found, 2, "ERROR_FILE_NOT_FOUND") \
+    X(access_denied, 5, "ERROR_ACCESS_DENIED") \
+    X(invalid_handle, 6, "ERROR_INVALID_HANDLE") \
+    X(not_enough_memory, 8, "ERROR_NOT_ENOUGH_MEMORY") \
+    X(invalid_data, 13, "ERROR_INVALID_DATA") \
+    X(outofmemory, 14, "ERROR_OUTOFMEMORY") \
+    X(bad_length, 24, "ERROR_BAD_LENGTH") \
+    X(gen_failure, 31, "ERROR_GEN_FAILURE") \
+    X(not_supported, 50, "ERROR_NOT_SUPPORTED") \
+    X(invalid_parameter, 87, "ERROR_INVALID_PARAMETER") \
+    X(call_not_implemented, 120, "ERROR_CALL_NOT_IMPLEMENTED") \
+    X(insufficient_buffer, 122, "ERROR_INSUFFICIENT_BUFFER") \
+    X(proc_not_found, 127, "ERROR_PROC_NOT_FOUND") \
+    X(more_data, 234, "ERROR_MORE_DATA") \
+    X(mr_mid_not_found, 317, "ERROR_MR_MID_NOT_FOUND") \
+    X(noaccess, 998, "ERROR_NOACCESS") \
+    X(privilege_not_held, 1314, "ERROR_PRIVILEGE_NOT_HELD") \
+    X(file_corrupt, 1392, "ERROR_FILE_CORRUPT") \
+    X(no_system_resources, 1450, "ERROR_NO_SYSTEM_RESOURCES") \
+    X(incorrect_size, 1462, "ERROR_INCORRECT_SIZE") \
+    X(wmi_guid_not_found, 4200, "ERROR_WMI_GUID_NOT_FOUND") \
+    X(wmi_instance_not_found, 4201, "ERROR_WMI_INSTANCE_NOT_FOUND") \
+    X(wmi_already_enabled, 4206, "ERROR_WMI_ALREADY_ENABLED")
+
+// X(constant, value, "NAME", Win32 code RtlNtStatusToDosError gives it). Sorted by value.
+#define ETWCTL_DETAIL_NTSTATUS_CODES(X) \
+    X(success, 0x00000000U, "STATUS_SUCCESS", win32::success) \
+    X(more_entries, 0x00000105U, "STATUS_MORE_ENTRIES", win32::more_data) \
+    X(datatype_misalignment, 0x80000002U, "STATUS_DATATYPE_MISALIGNMENT", win32::noaccess) \
+    X(buffer_overflow, 0x80000005U, "STATUS_BUFFER_OVERFLOW", win32::more_data) \
+    X(unsuccessful, 0xC0000001U, "STATUS_UNSUCCESSFUL", win32::gen_failure) \
+    X(not_implemented, 0xC0000002U, "STATUS_NOT_IMPLEMENTED", win32::invalid_function) \
+    X(invalid_info_class, 0xC0000003U, "STATUS_INVALID_INFO_CLASS", win32::invalid_parameter) \
+    X(info_length_mismatch, 0xC0000004U, "STATUS_INFO_LENGTH_MISMATCH", win32::bad_length) \
+    X(access_violation, 0xC0000005U, "STATUS_ACCESS_VIOLATION", win32::noaccess) \
+    X(invalid_handle, 0xC0000008U, "STATUS_INVALID_HANDLE", win32::invalid_handle) \
+    X(invalid_parameter, 0xC000000DU, "STATUS_INVALID_PARAMETER", win32::invalid_parameter) \
+    X(invalid_device_request, 0xC0000010U, "STATUS_INVALID_DEVICE_REQUEST", win32::invalid_function) \
+    X(no_memory, 0xC0000017U, "STATUS_NO_MEMORY", win32::not_enough_memory) \
+    X(access_denied, 0xC0000022U, "STATUS_ACCESS_DENIED", win32::access_denied) \
+    X(buffer_too_small, 0xC0000023U, "STATUS_BUFFER_TOO_SMALL", win32::insufficient_buffer) \
+    X(object_name_not_found, 0xC0000034U, "STATUS_OBJECT_NAME_NOT_FOUND", win32::file_not_found) \
+    X(privilege_not_held, 0xC0000061U, "STATUS_PRIVILEGE_NOT_HELD", win32::privilege_not_held) \
+    X(procedure_not_found, 0xC000007AU, "STATUS_PROCEDURE_NOT_FOUND", win32::proc_not_found) \
+    X(insufficient_resources, 0xC000009AU, "STATUS_INSUFFICIENT_RESOURCES", win32::no_system_resources) \
+    X(not_supported, 0xC00000BBU, "STATUS_NOT_SUPPORTED", win32::not_supported) \
+    X(file_corrupt_error, 0xC0000102U, "STATUS_FILE_CORRUPT_ERROR", win32::file_corrupt) \
+    X(entrypoint_not_found, 0xC0000139U, "STATUS_ENTRYPOINT_NOT_FOUND", win32::proc_not_found) \
+    X(wmi_guid_not_found, 0xC0000295U, "STATUS_WMI_GUID_NOT_FOUND", win32::wmi_guid_not_found) \
+    X(wmi_instance_not_found, 0xC0000296U, "STATUS_WMI_INSTANCE_NOT_FOUND", win32::wmi_instance_not_found) \
+    X(wmi_already_enabled, 0xC0000303U, "STATUS_WMI_ALREADY_ENABLED", win32::wmi_already_enabled)
+
 ETWCTL_BEGIN_NAMESPACE
 
 /// Win32 error codes (ULONG results of TraceSetInformation, TraceQueryInformation, EventSetInformation).
 namespace win32 {
-inline constexpr std::uint32_t success = 0;
-inline constexpr std::uint32_t invalid_function = 1;
-inline constexpr std::uint32_t file_not_found = 2;
-inline constexpr std::uint32_t access_denied = 5;
-inline constexpr std::uint32_t invalid_handle = 6;
-inline constexpr std::uint32_t not_enough_memory = 8;
-inline constexpr std::uint32_t invalid_data = 13;
-inline constexpr std::uint32_t outofmemory = 14;
-inline constexpr std::uint32_t bad_length = 24;
-inline constexpr std::uint32_t gen_failure = 31;
-inline constexpr std::uint32_t not_supported = 50;
-inline constexpr std::uint32_t invalid_parameter = 87;
-inline constexpr std::uint32_t call_not_implemented = 120;
-inline constexpr std::uint32_t insufficient_buffer = 122;
-inline constexpr std::uint32_t proc_not_found = 127;
-inline constexpr std::uint32_t more_data = 234;
-inline constexpr std::uint32_t mr_mid_not_found = 317; ///< RtlNtStatusToDosError's answer for unmapped codes
-inline constexpr std::uint32_t noaccess = 998;
-inline constexpr std::uint32_t privilege_not_held = 1314;
-inline constexpr std::uint32_t file_corrupt = 1392;
-inline constexpr std::uint32_t no_system_resources = 1450;
-inline constexpr std::uint32_t incorrect_size = 1462;
-inline constexpr std::uint32_t wmi_guid_not_found = 4200;
-inline constexpr std::uint32_t wmi_instance_not_found = 4201;
-inline constexpr std::uint32_t wmi_already_enabled = 4206;
+#define ETWCTL_DETAIL_X(constant, value, name) inline constexpr std::uint32_t constant = value;
+ETWCTL_DETAIL_WIN32_CODES(ETWCTL_DETAIL_X)
+#undef ETWCTL_DETAIL_X
+
+/// The SDK name of a Win32 error ("ERROR_INVALID_PARAMETER"), or nullptr for a code not in the table.
+constexpr char const* name(std::uint32_t error) noexcept {
+    switch (error) {
+#define ETWCTL_DETAIL_X(constant, value, text) case value: return text;
+        ETWCTL_DETAIL_WIN32_CODES(ETWCTL_DETAIL_X)
+#undef ETWCTL_DETAIL_X
+    default: return nullptr;
+    }
+}
 } // namespace win32
 
 /// NTSTATUS values (kernel results). Stored as the signed 32-bit NTSTATUS the ABI uses.
 namespace ntstatus {
-namespace detail {
-constexpr std::int32_t s(std::uint32_t v) noexcept { return static_cast<std::int32_t>(v); }
-} // namespace detail
-inline constexpr std::int32_t success = 0;
-inline constexpr std::int32_t more_entries = detail::s(0x00000105U);
-inline constexpr std::int32_t datatype_misalignment = detail::s(0x80000002U);
-inline constexpr std::int32_t buffer_overflow = detail::s(0x80000005U);
-inline constexpr std::int32_t unsuccessful = detail::s(0xC0000001U);
-inline constexpr std::int32_t not_implemented = detail::s(0xC0000002U);
-inline constexpr std::int32_t invalid_info_class = detail::s(0xC0000003U);
-inline constexpr std::int32_t info_length_mismatch = detail::s(0xC0000004U);
-inline constexpr std::int32_t access_violation = detail::s(0xC0000005U);
-inline constexpr std::int32_t invalid_handle = detail::s(0xC0000008U);
-inline constexpr std::int32_t invalid_parameter = detail::s(0xC000000DU);
-inline constexpr std::int32_t invalid_device_request = detail::s(0xC0000010U);
-inline constexpr std::int32_t no_memory = detail::s(0xC0000017U);
-inline constexpr std::int32_t access_denied = detail::s(0xC0000022U);
-inline constexpr std::int32_t buffer_too_small = detail::s(0xC0000023U);
-inline constexpr std::int32_t object_name_not_found = detail::s(0xC0000034U);
-inline constexpr std::int32_t privilege_not_held = detail::s(0xC0000061U);
-inline constexpr std::int32_t procedure_not_found = detail::s(0xC000007AU);
-inline constexpr std::int32_t insufficient_resources = detail::s(0xC000009AU);
-inline constexpr std::int32_t not_supported = detail::s(0xC00000BBU);
-inline constexpr std::int32_t file_corrupt_error = detail::s(0xC0000102U);
-inline constexpr std::int32_t entrypoint_not_found = detail::s(0xC0000139U);
-inline constexpr std::int32_t wmi_guid_not_found = detail::s(0xC0000295U);
-inline constexpr std::int32_t wmi_instance_not_found = detail::s(0xC0000296U);
-inline constexpr std::int32_t wmi_already_enabled = detail::s(0xC0000303U);
+#define ETWCTL_DETAIL_X(constant, value, name, error) inline constexpr std::int32_t constant = static_cast<std::int32_t>(value);
+ETWCTL_DETAIL_NTSTATUS_CODES(ETWCTL_DETAIL_X)
+#undef ETWCTL_DETAIL_X
 
 /// NT_SUCCESS: success and informational codes (severity 0 and 1).
 constexpr bool is_success(std::int32_t status) noexcept { return status >= 0; }
+
+/// The SDK name of an NTSTATUS ("STATUS_INVALID_PARAMETER"), or nullptr for a code not in the table.
+constexpr char const* name(std::int32_t status) noexcept {
+    switch (static_cast<std::uint32_t>(status)) {
+#define ETWCTL_DETAIL_X(constant, value, text, error) case value: return text;
+        ETWCTL_DETAIL_NTSTATUS_CODES(ETWCTL_DETAIL_X)
+#undef ETWCTL_DETAIL_X
+    default: return nullptr;
+    }
+}
+/// One row of the table: an NTSTATUS, its name and the Win32 code RtlNtStatusToDosError gives it.
+struct info {
+    std::uint32_t status;
+    char const* name;
+    std::uint32_t win32;
+};
+/// Every NTSTATUS etwctl knows, sorted by value (STATUS_SUCCESS first).
+inline constexpr info table[] = {
+#define ETWCTL_DETAIL_X(constant, value, text, error) {value, text, error},
+    ETWCTL_DETAIL_NTSTATUS_CODES(ETWCTL_DETAIL_X)
+#undef ETWCTL_DETAIL_X
+};
 } // namespace ntstatus
 
 /// HRESULT helpers (TraceLoggingSetInformation's result type).
@@ -95,41 +139,6 @@ constexpr std::uint32_t win32_of(std::int32_t hr) noexcept {
 }
 } // namespace hresult
 
-namespace detail {
-struct nt_to_win32_entry {
-    std::uint32_t status;
-    std::uint32_t error;
-};
-/// The single NTSTATUS -> Win32 table (RtlNtStatusToDosError for every status the ETW paths produce;
-/// kernel-facts.md section 8, cross-checked with Wine's table). Sorted by status for the search below.
-inline constexpr nt_to_win32_entry nt_to_win32_table[] = {
-    {0x00000105U, win32::more_data},              // STATUS_MORE_ENTRIES
-    {0x80000002U, win32::noaccess},               // STATUS_DATATYPE_MISALIGNMENT
-    {0x80000005U, win32::more_data},              // STATUS_BUFFER_OVERFLOW
-    {0xC0000001U, win32::gen_failure},            // STATUS_UNSUCCESSFUL
-    {0xC0000002U, win32::invalid_function},       // STATUS_NOT_IMPLEMENTED
-    {0xC0000003U, win32::invalid_parameter},      // STATUS_INVALID_INFO_CLASS
-    {0xC0000004U, win32::bad_length},             // STATUS_INFO_LENGTH_MISMATCH
-    {0xC0000005U, win32::noaccess},               // STATUS_ACCESS_VIOLATION
-    {0xC0000008U, win32::invalid_handle},         // STATUS_INVALID_HANDLE
-    {0xC000000DU, win32::invalid_parameter},      // STATUS_INVALID_PARAMETER
-    {0xC0000010U, win32::invalid_function},       // STATUS_INVALID_DEVICE_REQUEST
-    {0xC0000017U, win32::not_enough_memory},      // STATUS_NO_MEMORY
-    {0xC0000022U, win32::access_denied},          // STATUS_ACCESS_DENIED
-    {0xC0000023U, win32::insufficient_buffer},    // STATUS_BUFFER_TOO_SMALL
-    {0xC0000034U, win32::file_not_found},         // STATUS_OBJECT_NAME_NOT_FOUND
-    {0xC0000061U, win32::privilege_not_held},     // STATUS_PRIVILEGE_NOT_HELD
-    {0xC000007AU, win32::proc_not_found},         // STATUS_PROCEDURE_NOT_FOUND
-    {0xC000009AU, win32::no_system_resources},    // STATUS_INSUFFICIENT_RESOURCES
-    {0xC00000BBU, win32::not_supported},          // STATUS_NOT_SUPPORTED
-    {0xC0000102U, win32::file_corrupt},           // STATUS_FILE_CORRUPT_ERROR
-    {0xC0000139U, win32::proc_not_found},         // STATUS_ENTRYPOINT_NOT_FOUND
-    {0xC0000295U, win32::wmi_guid_not_found},     // STATUS_WMI_GUID_NOT_FOUND
-    {0xC0000296U, win32::wmi_instance_not_found}, // STATUS_WMI_INSTANCE_NOT_FOUND
-    {0xC0000303U, win32::wmi_already_enabled},    // STATUS_WMI_ALREADY_ENABLED
-};
-} // namespace detail
-
 /// RtlNtStatusToDosError for the codes above: success -> 0; 0xC001xxxx and 0x8007xxxx carry a Win32
 /// code in their low word; 0xDxxxxxxx maps like 0xCxxxxxxx; anything unknown -> ERROR_MR_MID_NOT_FOUND.
 constexpr std::uint32_t nt_status_to_win32(std::int32_t status) noexcept {
@@ -137,17 +146,15 @@ constexpr std::uint32_t nt_status_to_win32(std::int32_t status) noexcept {
     if (u == 0) return win32::success;
     if ((u & 0xFFFF0000U) == 0xC0010000U || (u & 0xFFFF0000U) == 0x80070000U) return u & 0xFFFFU;
     if ((u & 0xF0000000U) == 0xD0000000U) u = (u & 0x0FFFFFFFU) | 0xC0000000U;
-    std::uint32_t lo = 0;
-    std::uint32_t hi = sizeof(detail::nt_to_win32_table) / sizeof(detail::nt_to_win32_table[0]);
-    while (lo < hi) {
-        std::uint32_t const mid = lo + (hi - lo) / 2;
-        if (detail::nt_to_win32_table[mid].status < u) lo = mid + 1;
-        else hi = mid;
+    switch (u) {
+#define ETWCTL_DETAIL_X(constant, value, text, error) case value: return error;
+        ETWCTL_DETAIL_NTSTATUS_CODES(ETWCTL_DETAIL_X)
+#undef ETWCTL_DETAIL_X
+    default: return win32::mr_mid_not_found;
     }
-    if (lo < sizeof(detail::nt_to_win32_table) / sizeof(detail::nt_to_win32_table[0]) &&
-        detail::nt_to_win32_table[lo].status == u)
-        return detail::nt_to_win32_table[lo].error;
-    return win32::mr_mid_not_found;
 }
 
 ETWCTL_END_NAMESPACE
+
+#undef ETWCTL_DETAIL_WIN32_CODES
+#undef ETWCTL_DETAIL_NTSTATUS_CODES

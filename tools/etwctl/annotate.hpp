@@ -54,7 +54,7 @@ inline char const* kernel_class_name(std::uint32_t c) {
 }
 
 inline std::string status_text(std::int32_t s) {
-    if (char const* n = etwctl::detail::ntstatus_name(s)) return n;
+    if (char const* n = etwctl::ntstatus::name(s)) return n;
     return hex(static_cast<std::uint32_t>(s), 8);
 }
 

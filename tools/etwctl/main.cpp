@@ -222,7 +222,7 @@ int report_failure(context const& ctx, failure const& f) {
     }
     std::cerr << "etwctl: " << ctx.command << ": " << f.message << "\n";
     std::uint32_t const w = etwctl::to_win32(f.ec);
-    char const* wname = etwctl::detail::win32_name(w);
+    char const* wname = etwctl::win32::name(w);
     std::string const win32 = "Win32 " + std::to_string(w) + (wname ? std::string(" ") + wname : std::string());
     if (r != etwctl::rule::ok)
         std::cerr << "  rule " << etwctl::info(r).name << ": " << etwctl::info(r).text << " (" << win32 << ")\n";
