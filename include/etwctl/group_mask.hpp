@@ -1,6 +1,6 @@
 // etwctl/group_mask.hpp - PERFINFO_GROUPMASK (8 x 32-bit masks) as a value type with set operations.
 //
-// A PERF_* flag encodes its mask index in bits 29-31 and its bits in 0-28 (kernel-facts.md section 6):
+// A PERF_* flag encodes its mask index in bits 29-31 and its bits in 0-28 (phnt ntwmi.h PERF_MASK_INDEX):
 // PERF_PROFILE = 0x20000002 is bit 0x2 of Masks[1]. Combining flags therefore means setting bits in the
 // right mask, never OR-ing the 32-bit values (0x20000002 | 0x40000040 would be nonsense).
 // Masks[0] is the documented EnableFlags word; some of its bits are aliases the kernel translates into
@@ -28,7 +28,8 @@ struct perf_flag {
     friend constexpr bool operator==(perf_flag, perf_flag) noexcept = default;
 };
 
-/// Masks[0] alias bits and the extended flag the kernel translates each into (kernel-facts.md section 6).
+/// Masks[0] alias bits and the extended flag the kernel translates each into (phnt ntwmi.h; Geoff Chappell's
+/// https://www.geoffchappell.com/studies/windows/km/ntoskrnl/inc/api/ntwmi/perfinfo_groupmask.htm).
 struct enable_flag_alias {
     std::uint32_t enable_flag; ///< EVENT_TRACE_FLAG_* bit in Masks[0]
     perf_flag extended;        ///< the PERF_* flag it stands for

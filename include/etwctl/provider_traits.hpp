@@ -1,7 +1,8 @@
 // etwctl/provider_traits.hpp - the provider-traits blob of EventProviderSetTraits, built at compile
 // time (or into a caller's buffer at run time) and checked exactly as the kernel checks it.
 //
-// Layout (kernel-facts.md 7b; byte-aligned, little-endian, no padding):
+// Layout (https://learn.microsoft.com/en-us/windows/win32/etw/provider-traits; byte-aligned, little-endian,
+// no padding):
 //   UINT16 TraitsSize            total size, this field included; must equal InformationLength
 //   CHAR   ProviderName[]        UTF-8, NUL-terminated (may be empty)
 //   { UINT16 TraitSize; UINT8 Type; BYTE Data[TraitSize - 3]; }...   sizes add up exactly to TraitsSize

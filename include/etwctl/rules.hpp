@@ -42,7 +42,8 @@ enum class rule : std::uint16_t {
     version_length,
     null_buffer_with_length,
     kernel_reply_malformed,
-    // EventSetInformation / TraceLoggingSetInformation (spec 003, kernel-facts 7)
+    // EventSetInformation / TraceLoggingSetInformation (spec 003; SDK evntprov.h EVENT_INFO_CLASS,
+    // https://learn.microsoft.com/en-us/windows/win32/api/evntprov/nf-evntprov-eventsetinformation)
     event_info_class_not_supported,
     binary_tracking_length,
     traits_length,
@@ -53,7 +54,8 @@ enum class rule : std::uint16_t {
     // EtwGetTraceEnableFlags (spec 004)
     enable_context_zero_handle,
     enable_context_bad_logger_id,
-    // limits the typed layer checks before the call (kernel-facts 8, the profile-source list)
+    // limits the typed layer checks before the call (PROFILE_SOURCE_INFO MinInterval/MaxInterval of
+    // TraceProfileSourceListInfo, SDK evntrace.h)
     interval_out_of_bounds,
     profile_source_absent,
     pmc_counter_not_pmc,

@@ -14,7 +14,7 @@
 
 ETWCTL_BEGIN_NAMESPACE
 
-/// Limits the kernel and SECHOST enforce (kernel-facts.md section 1: ETW_MAX_STACKWALK_FILTER,
+/// Limits the kernel and SECHOST enforce (phnt ntwmi.h / ntexapi.h: ETW_MAX_STACKWALK_FILTER,
 /// ETW_MAX_PROFILING_SOURCES, ETW_MAX_PMC_EVENTS, ETW_MAX_PMC_COUNTERS; MAXLOGGERS).
 namespace limits {
 inline constexpr std::size_t max_stack_tracing_events = 256;

@@ -1,4 +1,5 @@
-// The three error domains and the one NTSTATUS -> Win32 mapping (kernel-facts.md section 8).
+// The three error domains and the one NTSTATUS -> Win32 mapping (RtlNtStatusToDosError; values from the SDK's
+// winerror.h / ntstatus.h).
 #include "etwctl_test.hpp"
 
 using namespace etwctl;

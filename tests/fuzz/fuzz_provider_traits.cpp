@@ -20,7 +20,8 @@ using etwctl_fuzz::poisoned_scope;
 
 namespace {
 
-/// Reference from kernel-facts 7b: size field == length (3..0xFFFF), a NUL-terminated name after it,
+/// Reference (https://learn.microsoft.com/en-us/windows/win32/etw/provider-traits): size field == length
+/// (3..0xFFFF), a NUL-terminated name after it,
 /// then traits {UINT16 size >= 3, type, data} that exactly fill the rest.
 rule reference_check(std::vector<unsigned char> const& b) {
     if (b.size() < 3 || b.size() > 0xFFFF) return rule::traits_length;

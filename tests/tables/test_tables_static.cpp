@@ -1,4 +1,5 @@
-// Compile-time checks of the naming tables against kernel-facts.md (sections 4, 5, 6). Nothing runs:
+// Compile-time checks of the naming tables against the public sources (KPROFILE_SOURCE, hook ids, PERF_* in
+// phnt ntkeapi.h / ntwmi.h; EVENT_TRACE_FLAG_* in the SDK's evntrace.h). Nothing runs:
 // if a value drifts from the facts, this file stops compiling and names the fact.
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/groups.hpp"

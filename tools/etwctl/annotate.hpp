@@ -1,5 +1,5 @@
 // --dry-run output: each recorded kernel request as hex rows with the meaning of each field, the way
-// the kernel reads the buffer (kernel-facts.md section 3 layouts).
+// the kernel reads the buffer (EVENT_TRACE_* layouts of phnt ntwmi.h; see etwctl/request/layouts.hpp).
 #pragma once
 
 #include <array>

@@ -87,7 +87,8 @@ enum class event_trace_information_class : std::uint32_t {
     soft_restart = 0x12,
 };
 
-/// NtTraceControl function codes etwctl (and the simulated ntdll/kernel) use (kernel-facts.md section 8).
+/// NtTraceControl function codes etwctl (and the simulated ntdll/kernel) use (phnt ntwmi.h ETWTRACECONTROLCODE;
+/// https://www.geoffchappell.com/studies/windows/km/ntoskrnl/api/etw/traceapi/control/index.htm).
 namespace trace_control {
 inline constexpr std::uint32_t track_binary = 0x1A;
 inline constexpr std::uint32_t update_disallow_list = 0x1C;

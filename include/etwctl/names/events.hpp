@@ -4,7 +4,8 @@
 // One row per (name, group, type). The group is looked up by its GUID name in kernel_groups.hpp's
 // table at compile time, so a group number or GUID is written down only there; the hook id is
 // computed (group << 8 | type); the enabling flag is a perf:: constant from perf_flags.hpp.
-// Sources: kernel-facts.md 5c (hook ids from phnt ntwmi.h / GC), 5b (generic types, registry types).
+// Sources: hook ids from phnt ntwmi.h and Geoff Chappell's hookid.htm; generic and registry event types
+// (EVENT_TRACE_TYPE_*) from the SDK's evntrace.h.
 //
 // Image load - the sources disagree, etwctl follows the kernel:
 //   The kernel logs image loads as hook 0x030A (PROCESS group, type 10 = EVENT_TRACE_TYPE_LOAD); the

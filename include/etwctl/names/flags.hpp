@@ -7,7 +7,8 @@
 // is therefore a set operation on the 8 masks (group_mask::set / operator|), never an OR of the 32-bit
 // values: PERF_PROFILE | PERF_SYSCALL = 0x20000002 | 0x40000040 = 0x60000042 would name Masks[3].
 //
-// Sources: kernel-facts.md section 6 (phnt ntwmi.h, cross-checked with the SDK's evntrace.h for Masks[0]).
+// Sources: phnt ntwmi.h (PERF_*), cross-checked with the SDK's evntrace.h (EVENT_TRACE_FLAG_*) for Masks[0]
+// and https://www.geoffchappell.com/studies/windows/km/ntoskrnl/inc/api/ntwmi/perfinfo_groupmask.htm.
 // Rows marked "inferred" are matched by name only; the facts give no direct confirmation.
 #pragma once
 
@@ -301,7 +302,7 @@ constexpr group_mask mask_of(F... flags) noexcept {
 struct xperf_kernel_flag {
     std::string_view name;
     group_mask mask;
-    bool inferred = false; ///< value matched to the name by name only (UNCERTAIN in kernel-facts 6)
+    bool inferred = false; ///< value matched to the name by name only (no public source pairs them)
 };
 
 // Order matters for formatting: a row never comes after a row whose bits it strictly contains, so the

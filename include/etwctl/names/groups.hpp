@@ -2,7 +2,9 @@
 // hook id), with a constant-time GUID -> group lookup.
 //
 // SECHOST turns a CLASSIC_EVENT_ID into a hook id as (group(EventGuid) << 8) | Type and skips GUIDs
-// that are not in this table. Source: kernel-facts.md 5a (groups from SECHOST symbols).
+// that are not in this table. Source: Geoff Chappell's hook-id page (groups from SECHOST symbols),
+// https://www.geoffchappell.com/studies/windows/km/ntoskrnl/inc/api/ntwmi/wmi_trace_packet/hookid.htm; GUID values also in
+// phnt ntwmi.h and the SDK's evntrace.h.
 #pragma once
 
 #include <cstddef>

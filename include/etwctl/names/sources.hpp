@@ -9,7 +9,8 @@
 // "Profile"; ProfileTime is "Timer") and its KPROFILE name ("ProfileTime"); both are accepted by
 // profile_source_by_name (case-insensitive), name_of returns the short one. Sources from 25 up are
 // processor-specific: the HAL decides what they are. The names listed for them are what one Intel
-// machine reports (kernel-facts 4) - marked hal_dependent; confirm with query<profile_source_list>.
+// machine reports (`tracelog -profilesources`; KPROFILE_SOURCE in phnt ntkeapi.h / mingw wdm.h) - marked
+// hal_dependent; confirm with query<profile_source_list>.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
-// etwctl/request/layouts.hpp - the buffers the kernel receives, byte for byte (kernel-facts.md section 3),
+// etwctl/request/layouts.hpp - the buffers the kernel receives, byte for byte (EVENT_TRACE_* structures of
+// phnt ntwmi.h and Geoff Chappell's km/ntoskrnl/inc/api/ntetw/ pages; user-mode ones from the SDK's evntrace.h),
 // and the outcome type both the compat and the typed layers return internally.
 //
 //   EVENT_TRACE_SYSTEM_EVENT_INFORMATION      {class, pad, TraceHandle, ULONG HookId[n]}      0x10 + 4n

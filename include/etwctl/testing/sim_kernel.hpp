@@ -2,7 +2,7 @@
 // that keeps state, enforces the kernel's rules and records every request. It satisfies
 // etwctl::kernel, so every etwctl function runs against it on any platform.
 //
-// What it models (kernel-facts.md sections 2, 4, 7, 8):
+// What it models (phnt ntwmi.h / ntexapi.h, Geoff Chappell's ETW pages, the SDK's evntrace.h / evntprov.h):
 //  - loggers: ids < 64 plus the NT Kernel Logger (0xFFFF); a TraceHandle's low 16 bits select one.
 //    Unknown logger -> STATUS_WMI_INSTANCE_NOT_FOUND; the system-trace classes need
 //    EVENT_TRACE_SYSTEM_LOGGER_MODE -> else STATUS_INVALID_PARAMETER; at most 8 such loggers.
@@ -53,7 +53,7 @@ inline constexpr std::uint32_t pmc_min = 4096;
 inline constexpr std::uint32_t pmc_max = 2147483647;
 inline constexpr std::uint32_t pmc_default = 65536;
 
-/// A typical Intel machine (kernel-facts.md section 4, from `tracelog -profilesources`).
+/// A typical Intel machine (as `tracelog -profilesources` reports it; KPROFILE_SOURCE ids from phnt ntkeapi.h).
 inline constexpr profile_source_desc typical_intel_profile_sources[] = {
     {0, "Timer", 10000, 1221, 1000000},
     {2, "TotalIssues", pmc_default, pmc_min, pmc_max},
