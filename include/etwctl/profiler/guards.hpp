@@ -64,9 +64,9 @@ struct restore_reporter {
 };
 
 /// Report a failed restore into `sink` (left untouched when restores succeed).
-inline restore_reporter report_to(std::error_code& sink) noexcept { return {&sink, nullptr, nullptr}; }
+[[nodiscard]] inline restore_reporter report_to(std::error_code& sink) noexcept { return {&sink, nullptr, nullptr}; }
 /// Report a failed restore to `callback(context, error)`.
-inline restore_reporter report_to(restore_reporter::callback_type callback, void* context = nullptr) noexcept {
+[[nodiscard]] inline restore_reporter report_to(restore_reporter::callback_type callback, void* context = nullptr) noexcept {
     return {nullptr, callback, context};
 }
 
@@ -87,8 +87,9 @@ class interval_guard {
 public:
     interval_guard() noexcept = default;
 
-    /// Captures the source's interval, then sets `interval`. Check error().
-    interval_guard(K& k, profile_source source, profile_interval interval, restore_reporter reporter = {}) noexcept
+    /// Captures the source's interval, then sets `interval`. Check error(). [[nodiscard]]: a guard
+    /// written as a temporary (`interval_guard(k, ...);`) would restore at once, so that is a warning.
+    [[nodiscard]] interval_guard(K& k, profile_source source, profile_interval interval, restore_reporter reporter = {}) noexcept
         : source_(source), reporter_(reporter) {
         auto const saved = detail::capture_interval(k, source);
         if (!saved) {
@@ -101,7 +102,7 @@ public:
         saved_ = *saved;
     }
     /// The timer (ProfileTime).
-    interval_guard(K& k, profile_interval interval, restore_reporter reporter = {}) noexcept
+    [[nodiscard]] interval_guard(K& k, profile_interval interval, restore_reporter reporter = {}) noexcept
         : interval_guard(k, profile_source::time, interval, reporter) {}
 
     interval_guard(interval_guard const&) = delete;
@@ -124,23 +125,23 @@ public:
     ~interval_guard() { finish(); }
 
     /// Whether applying failed (then nothing was changed and nothing will be restored).
-    std::error_code error() const noexcept { return error_; }
-    explicit operator bool() const noexcept { return !error_; }
+    [[nodiscard]] std::error_code error() const noexcept { return error_; }
+    [[nodiscard]] explicit operator bool() const noexcept { return !error_; }
     /// Whether a restore is still pending.
-    bool active() const noexcept { return k_ != nullptr; }
-    profile_source source() const noexcept { return source_; }
+    [[nodiscard]] bool active() const noexcept { return k_ != nullptr; }
+    [[nodiscard]] profile_source source() const noexcept { return source_; }
     /// The interval captured before the change (meaningful once applied).
-    profile_interval saved() const noexcept { return saved_; }
+    [[nodiscard]] profile_interval saved() const noexcept { return saved_; }
 
     /// Restores now. Returns (and keeps) the error; the guard is inactive afterwards either way, so a
     /// failure is reported once, not retried from the destructor.
-    std::error_code restore() noexcept {
+    [[nodiscard]] std::error_code restore() noexcept {
         if (!k_) return restore_error_;
         restore_error_ = set<sampled_profile_interval>(*k_, source_, saved_);
         k_ = nullptr;
         return restore_error_;
     }
-    std::error_code restore_error() const noexcept { return restore_error_; }
+    [[nodiscard]] std::error_code restore_error() const noexcept { return restore_error_; }
     /// Keeps the new value: nothing is restored.
     void release() noexcept { k_ = nullptr; }
 
@@ -182,8 +183,9 @@ public:
     profile_source_guard() noexcept = default;
 
     /// Order: validate, capture the intervals to be changed, set them, set the configuration. A failure
-    /// at any step undoes the steps before it (intervals restored in reverse order).
-    profile_source_guard(K& k, session_handle session, std::span<profile_source_setting const> settings,
+    /// at any step undoes the steps before it (intervals restored in reverse order). [[nodiscard]]: a
+    /// temporary guard would restore at once.
+    [[nodiscard]] profile_source_guard(K& k, session_handle session, std::span<profile_source_setting const> settings,
                          std::span<profile_source const> previous = default_profile_source_config,
                          restore_reporter reporter = {}) noexcept
         : session_(session), reporter_(reporter) {
@@ -235,15 +237,15 @@ public:
     }
     ~profile_source_guard() { finish(); }
 
-    std::error_code error() const noexcept { return error_; }
-    explicit operator bool() const noexcept { return !error_; }
-    bool active() const noexcept { return k_ != nullptr; }
+    [[nodiscard]] std::error_code error() const noexcept { return error_; }
+    [[nodiscard]] explicit operator bool() const noexcept { return !error_; }
+    [[nodiscard]] bool active() const noexcept { return k_ != nullptr; }
     /// The intervals captured before the change (only sources whose interval was changed).
-    std::span<profile_source_setting const> saved_intervals() const noexcept { return {saved_, saved_count_}; }
+    [[nodiscard]] std::span<profile_source_setting const> saved_intervals() const noexcept { return {saved_, saved_count_}; }
 
     /// Restores the configuration to `previous`, then the intervals; tries every step even after a
     /// failure and returns (and keeps) the first error.
-    std::error_code restore() noexcept {
+    [[nodiscard]] std::error_code restore() noexcept {
         if (!k_) return restore_error_;
         K& k = *k_;
         k_ = nullptr;
@@ -252,7 +254,7 @@ public:
         restore_error_ = first;
         return restore_error_;
     }
-    std::error_code restore_error() const noexcept { return restore_error_; }
+    [[nodiscard]] std::error_code restore_error() const noexcept { return restore_error_; }
     void release() noexcept { k_ = nullptr; }
 
 private:

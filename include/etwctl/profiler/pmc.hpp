@@ -67,16 +67,16 @@ struct pmc_counter {
     std::string_view name{};
     profile_interval interval{};
 
-    static constexpr pmc_counter of(profile_source s, profile_interval i = {}) noexcept {
+    [[nodiscard]] static constexpr pmc_counter of(profile_source s, profile_interval i = {}) noexcept {
         return {static_cast<std::uint32_t>(s), {}, i};
     }
-    static constexpr pmc_counter of_id(std::uint32_t source_id, profile_interval i = {}) noexcept {
+    [[nodiscard]] static constexpr pmc_counter of_id(std::uint32_t source_id, profile_interval i = {}) noexcept {
         return {source_id, {}, i};
     }
-    static constexpr pmc_counter named(std::string_view source_name, profile_interval i = {}) noexcept {
+    [[nodiscard]] static constexpr pmc_counter named(std::string_view source_name, profile_interval i = {}) noexcept {
         return {0, source_name, i};
     }
-    constexpr bool by_name() const noexcept { return !name.empty(); }
+    [[nodiscard]] constexpr bool by_name() const noexcept { return !name.empty(); }
 };
 
 enum class pmc_step : std::uint8_t {
@@ -111,7 +111,7 @@ enum class pmc_condition : std::uint8_t {
     kernel_error,          ///< anything else the kernel said; see error
 };
 
-constexpr std::string_view to_string(pmc_step s) noexcept {
+[[nodiscard]] constexpr std::string_view to_string(pmc_step s) noexcept {
     switch (s) {
     case pmc_step::none: return "none";
     case pmc_step::check_counts: return "check_counts";
@@ -127,7 +127,7 @@ constexpr std::string_view to_string(pmc_step s) noexcept {
     return "?";
 }
 
-constexpr std::string_view to_string(pmc_condition c) noexcept {
+[[nodiscard]] constexpr std::string_view to_string(pmc_condition c) noexcept {
     switch (c) {
     case pmc_condition::ok: return "ok";
     case pmc_condition::no_counters: return "no counters given (1 to 4 are needed)";
@@ -149,7 +149,7 @@ constexpr std::string_view to_string(pmc_condition c) noexcept {
 }
 
 /// The enumerator's name (for machine-readable output).
-constexpr std::string_view condition_name(pmc_condition c) noexcept {
+[[nodiscard]] constexpr std::string_view condition_name(pmc_condition c) noexcept {
     switch (c) {
     case pmc_condition::ok: return "ok";
     case pmc_condition::no_counters: return "no_counters";
@@ -170,8 +170,9 @@ constexpr std::string_view condition_name(pmc_condition c) noexcept {
     return "?";
 }
 
-/// What setup_pmc did. ok() / operator bool: everything applied.
-struct pmc_report {
+/// What setup_pmc did. ok() / operator bool: everything applied. [[nodiscard]]: a report nobody reads
+/// is a failure nobody sees, so discarding setup_pmc's result is a warning.
+struct [[nodiscard]] pmc_report {
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
     pmc_step step = pmc_step::none;       ///< the step that failed (none on success)
@@ -189,8 +190,8 @@ struct pmc_report {
     bool events_applied = false;
     std::error_code rollback_error = no_error(); ///< putting the intervals back failed
 
-    bool ok() const noexcept { return step == pmc_step::none; }
-    explicit operator bool() const noexcept { return ok(); }
+    [[nodiscard]] bool ok() const noexcept { return step == pmc_step::none; }
+    [[nodiscard]] explicit operator bool() const noexcept { return ok(); }
 };
 
 struct pmc_options {
