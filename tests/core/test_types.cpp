@@ -55,6 +55,54 @@ TEST_CASE("the kernel-group table: 31 groups, each GUID finds its group, others 
     static_assert(hook_id(0x05, 0x24).value == 0x0524 && hook_id{0x0F2E}.group() == 0x0F && hook_id{0x0F2E}.type() == 0x2E);
 }
 
+TEST_CASE("the GUID -> hook-slot table: no empty-slot test is needed, any GUID layout reads the same") {
+    using detail::hook_slot_of;
+    using detail::hook_slots;
+    using detail::words_of;
+    // A slot holds its own group's GUID, or (empty) a GUID that hashes to another slot: a GUID that
+    // selects an empty slot can never equal what it holds, so "known" is the compare alone.
+    std::size_t groups = 0;
+    for (std::uint32_t h = 0; h < 64; ++h) {
+        auto const& slot = hook_slots.s[h];
+        CAPTURE(h);
+        bool const own = detail::group_hash(static_cast<std::uint32_t>(slot.guid.lo), detail::group_hash_multiplier) == h;
+        CHECK(own == (slot.group != detail::group_hash_empty));
+        if (own) {
+            ++groups;
+            CHECK(slot.hook_high == slot.group << 8);
+        }
+    }
+    CHECK(groups == kernel_group_count);
+    // Every Data1 value that selects an empty slot, with the rest of the GUID copied from what that slot
+    // holds: still unknown.
+    for (std::uint32_t d1 = 0; d1 < 4096; ++d1) {
+        auto const& slot = hook_slot_of(detail::guid_words{d1, 0});
+        guid g = guid::from_string("3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c");
+        g.data1 = d1;
+        std::uint64_t hi = slot.guid.hi;
+        std::memcpy(g.data4, &hi, 8);
+        if (slot.group == detail::group_hash_empty) CHECK_FALSE(slot.holds(words_of(g)));
+    }
+    // The SDK's GUID layout is read with the same two loads as etwctl::guid and gives the same words.
+    struct sdk_guid {
+        std::uint32_t Data1;
+        std::uint16_t Data2;
+        std::uint16_t Data3;
+        std::uint8_t Data4[8];
+    };
+    for (auto const& k : kernel_group_table) {
+        sdk_guid s{};
+        std::memcpy(&s, &k.event_guid, sizeof s);
+        auto const a = words_of(k.event_guid);
+        auto const b = words_of(s);
+        auto const c = detail::words_of_value(k.event_guid);
+        CHECK((a.lo == b.lo && a.hi == b.hi && a.lo == c.lo && a.hi == c.hi));
+        CHECK(hook_slot_of(b).holds(b));
+        CHECK(hook_slot_of(b).hook_high == std::uint32_t{k.group} << 8);
+    }
+    CHECK_FALSE(hook_slot_of(words_of(guid{})).holds(words_of(guid{})));
+}
+
 TEST_CASE("group_mask: set operations per mask, aliases normalized both ways") {
     constexpr perf_flag profile{0x20000002};
     constexpr perf_flag syscall{0x40000040};

@@ -8,9 +8,12 @@
 #pragma once
 
 #include <cstddef>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "etwctl/config.hpp"
 #include "etwctl/guid.hpp"
@@ -75,6 +78,12 @@ namespace detail {
 // GUID -> group in constant time: a multiplicative hash of Data1 (distinct for all 31 GUIDs) indexes a
 // 64-slot table built at compile time; one 16-byte compare confirms. The multiplier is searched at
 // compile time for a collision-free placement, so the table cannot silently break when edited.
+//
+// The table is laid out for the encoding loop (request/encode.hpp): a slot holds the GUID as the two
+// 64-bit words a load of the GUID's 16 bytes gives, and the hook id's high bits already shifted
+// (group << 8), so an event costs one hash, two compares and one OR. An empty slot holds the GUID of
+// a group that hashes to ANOTHER slot: no GUID that hashes here can equal it, so "known" is the
+// compare alone, with no empty-slot test (an all-zero or any unknown GUID never matches).
 inline constexpr std::uint32_t group_hash_bits = 6;
 inline constexpr std::uint8_t group_hash_empty = 0xFF;
 
@@ -94,7 +103,7 @@ constexpr bool group_hash_collision_free(std::uint32_t m) noexcept {
 
 constexpr std::uint32_t find_group_hash_multiplier() noexcept {
     // Starts at the first collision-free multiplier the search finds from the golden ratio 0x9E3779B1
-    // (7516 odd steps later): the search used to cost every TU ~0.35 s of constant evaluation with g++.
+    // (7516 odd steps later): the search used to cost every TU ~0.35 s of g++ constant evaluation.
     // If the table changes, the search simply continues from here (odd steps keep m odd).
     std::uint32_t m = 0x9E37B469U;
     for (int i = 0; i < 100000; ++i, m += 2)
@@ -105,30 +114,83 @@ constexpr std::uint32_t find_group_hash_multiplier() noexcept {
 inline constexpr std::uint32_t group_hash_multiplier = find_group_hash_multiplier();
 static_assert(group_hash_multiplier != 0, "etwctl: no collision-free hash for the kernel group GUIDs");
 
-struct group_slot {
-    guid event_guid;
-    std::uint8_t group;
+/// A GUID as the two 64-bit words its 16 bytes load as on a little-endian machine (every Windows target).
+static_assert(std::endian::native == std::endian::little, "etwctl: the GUID lookup reads GUIDs as little-endian words");
+struct guid_words {
+    std::uint64_t lo; ///< Data1 | Data2 << 32 | Data3 << 48
+    std::uint64_t hi; ///< Data4[0..7]
 };
 
-constexpr auto make_group_slots() noexcept {
+constexpr guid_words words_of_value(guid const& g) noexcept {
+    std::uint64_t hi = 0;
+    for (int i = 7; i >= 0; --i) hi = (hi << 8) | g.data4[i];
+    return {std::uint64_t{g.data1} | (std::uint64_t{g.data2} << 32) | (std::uint64_t{g.data3} << 48), hi};
+}
+
+/// The words of a GUID in memory: etwctl::guid, or a guid_like type with the SDK's exact layout (a
+/// 4-byte Data1: not the case where `unsigned long` is 8 bytes), read with two loads; any other
+/// guid_like type is converted field by field first.
+template <class G>
+inline guid_words words_of(G const& g) noexcept {
+    constexpr bool sdk_layout = [] {
+        if constexpr (std::is_same_v<G, guid>) return true;
+        else return sizeof(G) == 16 && std::is_trivially_copyable_v<G> && std::is_standard_layout_v<G> &&
+                    sizeof(G::Data1) == 4 && sizeof(G::Data2) == 2 && sizeof(G::Data3) == 2 && sizeof(G::Data4) == 8;
+    }();
+    guid_words w;
+    if constexpr (sdk_layout) {
+        std::memcpy(&w, &g, sizeof w);
+    } else {
+        guid const copy(g);
+        std::memcpy(&w, &copy, sizeof w);
+    }
+    return w;
+}
+
+struct hook_slot {
+    guid_words guid;
+    std::uint32_t hook_high; ///< group << 8 (0xFF00 in an empty slot: never used, see above)
+    std::uint32_t group;     ///< the group, group_hash_empty in an empty slot
+
+    /// True exactly when `w` is this slot's GUID (a compare of the XOR difference with 0, which the
+    /// compilers fold into the encoder's count update: cmp + adc, no setcc).
+    constexpr bool holds(guid_words w) const noexcept { return ((guid.lo ^ w.lo) | (guid.hi ^ w.hi)) == 0; }
+};
+static_assert(sizeof(hook_slot) == 24);
+
+constexpr auto make_hook_slots() noexcept {
     struct slots_t {
-        group_slot s[1U << group_hash_bits];
+        hook_slot s[1U << group_hash_bits];
     } out{};
-    for (auto& slot : out.s) slot.group = group_hash_empty;
+    for (std::uint32_t h = 0; h < (1U << group_hash_bits); ++h) {
+        // Empty: a group GUID whose own slot is not h, so nothing hashing to h can match it.
+        for (auto const& g : kernel_group_table)
+            if (group_hash(g.event_guid.data1, group_hash_multiplier) != h) {
+                out.s[h] = {words_of_value(g.event_guid), std::uint32_t{group_hash_empty} << 8, group_hash_empty};
+                break;
+            }
+    }
     for (auto const& g : kernel_group_table) {
         auto const h = group_hash(g.event_guid.data1, group_hash_multiplier);
-        out.s[h] = {g.event_guid, g.group};
+        out.s[h] = {words_of_value(g.event_guid), std::uint32_t{g.group} << 8, g.group};
     }
     return out;
 }
-inline constexpr auto group_slots = make_group_slots();
+inline constexpr auto hook_slots = make_hook_slots();
 
-/// The group of a classic GUID, or group_hash_empty: group_of without std::optional, for the encoding
-/// loops (the optional's flag cost about a third of each event's instructions). An empty slot holds the
-/// all-zero GUID and group_hash_empty, so a match on it still answers "none".
+/// For the encoding loop: the slot a GUID selects. The GUID is a kernel group GUID exactly when
+/// `slot.holds(w)`; then `slot.hook_high` is its hook id's high bits (group << 8). One multiply, one
+/// shift, one address computation: no branch, no empty-slot test.
+///     auto const& slot = hook_slot_of(w);  out[n] = slot.hook_high | type;  n += slot.holds(w);
+constexpr hook_slot const& hook_slot_of(guid_words w) noexcept {
+    return hook_slots.s[group_hash(static_cast<std::uint32_t>(w.lo), group_hash_multiplier)];
+}
+
+/// The group of a classic GUID, or group_hash_empty.
 constexpr std::uint8_t group_or_empty(guid const& g) noexcept {
-    auto const& slot = group_slots.s[group_hash(g.data1, group_hash_multiplier)];
-    return slot.event_guid == g ? slot.group : group_hash_empty;
+    guid_words const w = std::is_constant_evaluated() ? words_of_value(g) : words_of(g);
+    auto const& slot = hook_slot_of(w);
+    return slot.holds(w) ? static_cast<std::uint8_t>(slot.group) : group_hash_empty;
 }
 } // namespace detail
 
