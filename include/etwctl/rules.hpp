@@ -65,6 +65,11 @@ enum class rule : std::uint16_t {
     parse_duplicate_name,
     parse_empty_name,
     parse_too_many_names,
+    // custom hardware counters (profiler/custom_counters.hpp; phnt ntexapi.h EVENT_TRACE_PROFILE_ADD_INFORMATION)
+    custom_counter_field_range,
+    custom_counter_description,
+    custom_counter_description_taken,
+    custom_counter_not_listed,
     count_ // keep last
 };
 
@@ -156,6 +161,14 @@ inline constexpr rule_info rule_table[] = {
     {rule::parse_duplicate_name, win32::invalid_parameter, "parse_duplicate_name", "name given twice"},
     {rule::parse_empty_name, win32::invalid_parameter, "parse_empty_name", "empty name (stray '+')"},
     {rule::parse_too_many_names, win32::incorrect_size, "parse_too_many_names", "more names than the list can hold"},
+    {rule::custom_counter_field_range, win32::invalid_parameter, "custom_counter_field_range",
+     "custom hardware counter: a field is wider than the hardware's (AMD EventSelect is 12 bits, HostGuest 2 bits)"},
+    {rule::custom_counter_description, win32::invalid_parameter, "custom_counter_description",
+     "custom hardware counter: the description must be 1..126 ASCII characters (it names the new profile source)"},
+    {rule::custom_counter_description_taken, win32::already_exists, "custom_counter_description_taken",
+     "custom hardware counter: the profile-source list already has a source with this description (its id would be ambiguous)"},
+    {rule::custom_counter_not_listed, win32::invalid_data, "custom_counter_not_listed",
+     "custom hardware counter: the kernel accepted the source but the profile-source list does not show its description"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

@@ -30,6 +30,7 @@
     X(call_not_implemented, 120, "ERROR_CALL_NOT_IMPLEMENTED") \
     X(insufficient_buffer, 122, "ERROR_INSUFFICIENT_BUFFER") \
     X(proc_not_found, 127, "ERROR_PROC_NOT_FOUND") \
+    X(already_exists, 183, "ERROR_ALREADY_EXISTS") \
     X(more_data, 234, "ERROR_MORE_DATA") \
     X(mr_mid_not_found, 317, "ERROR_MR_MID_NOT_FOUND") \
     X(noaccess, 998, "ERROR_NOACCESS") \
@@ -59,6 +60,7 @@
     X(access_denied, 0xC0000022U, "STATUS_ACCESS_DENIED", win32::access_denied) \
     X(buffer_too_small, 0xC0000023U, "STATUS_BUFFER_TOO_SMALL", win32::insufficient_buffer) \
     X(object_name_not_found, 0xC0000034U, "STATUS_OBJECT_NAME_NOT_FOUND", win32::file_not_found) \
+    X(object_name_collision, 0xC0000035U, "STATUS_OBJECT_NAME_COLLISION", win32::already_exists) \
     X(privilege_not_held, 0xC0000061U, "STATUS_PRIVILEGE_NOT_HELD", win32::privilege_not_held) \
     X(procedure_not_found, 0xC000007AU, "STATUS_PROCEDURE_NOT_FOUND", win32::proc_not_found) \
     X(insufficient_resources, 0xC000009AU, "STATUS_INSUFFICIENT_RESOURCES", win32::no_system_resources) \

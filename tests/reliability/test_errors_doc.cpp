@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "etwctl/profiler/custom_counters.hpp"
 #include "etwctl/profiler/guards.hpp"
 #include "etwctl/names/parse.hpp"
 #include "etwctl/profiler/pmc.hpp"
@@ -139,6 +140,25 @@ struct machine {
 };
 
 unsigned char scratch[64] = {};
+
+/// Accepts a custom profile source and adds nothing (for custom_counter_not_listed).
+struct add_ignoring_kernel {
+    sim::kernel k;
+    std::int32_t nt_set_system_information(std::uint32_t c, void const* in, std::uint32_t n) noexcept {
+        return n >= 4 && detail::load<std::uint32_t>(in) == 0x15 ? 0 : k.nt_set_system_information(c, in, n);
+    }
+    std::int32_t nt_query_system_information(std::uint32_t c, void* o, std::uint32_t n, std::uint32_t* r) noexcept {
+        return k.nt_query_system_information(c, o, n, r);
+    }
+    std::int32_t nt_set_interval_profile(std::uint32_t i, std::uint32_t s) noexcept { return k.nt_set_interval_profile(i, s); }
+    std::int32_t nt_query_interval_profile(std::uint32_t s, std::uint32_t* i) noexcept { return k.nt_query_interval_profile(s, i); }
+    std::int32_t nt_trace_control(std::uint32_t f, void const* i, std::uint32_t il, void* o, std::uint32_t ol, std::uint32_t* r) noexcept {
+        return k.nt_trace_control(f, i, il, o, ol, r);
+    }
+    std::uint32_t event_set_information(std::uint64_t h, std::uint32_t c, void const* i, std::uint32_t n) noexcept {
+        return k.event_set_information(h, c, i, n);
+    }
+};
 
 struct trigger {
     rule expected;
@@ -274,6 +294,17 @@ trigger const triggers[] = {
      [] { group_mask m; return as_rule(parse_kernel_flags("PROC_THREAD+", m)); }},
     {rule::parse_too_many_names, "parse_stack_walk of two names into room for one",
      [] { hook_id ids[1]; std::size_t n = 0; return as_rule(parse_stack_walk("CSwitch+ReadyThread", ids, n)); }},
+    {rule::custom_counter_field_range, "add_profile_source with an AMD EventSelect of 0x1000",
+     [] { machine m; return as_rule(add_profile_source(*m.k, amd_counter{.event_select = 0x1000}, "Wide", profile_interval{4096}).error()); }},
+    {rule::custom_counter_description, "add_profile_source with an empty description",
+     [] { machine m; return as_rule(add_profile_source(*m.k, intel_counter{.event_select = 0x24}, "", profile_interval{4096}).error()); }},
+    {rule::custom_counter_description_taken, "add_profile_source described as the built-in \"TotalCycles\"",
+     [] { machine m; return as_rule(add_profile_source(*m.k, intel_counter{.event_select = 0x24}, "TotalCycles", profile_interval{4096}).error()); }},
+    {rule::custom_counter_not_listed, "add_profile_source on a kernel that accepts the source and lists nothing",
+     [] {
+         auto k = std::make_unique<add_ignoring_kernel>();
+         return as_rule(add_profile_source(*k, intel_counter{.event_select = 0x24}, "Ghost", profile_interval{4096}).error());
+     }},
 };
 
 } // namespace

@@ -32,6 +32,7 @@
 #include "etwctl/group_mask.hpp"
 #include "etwctl/guid.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/request/custom_counters.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/status_codes.hpp"
@@ -150,6 +151,7 @@ public:
     /// Replaces the machine's profile-source list; intervals reset to each source's default.
     void set_profile_sources(std::span<profile_source_desc const> sources) noexcept {
         source_count_ = 0;
+        for (auto& c : custom_) c.used = false;
         for (auto const& s : sources) {
             if (source_count_ == max_profile_sources_known) break;
             sources_[source_count_] = s;
@@ -161,6 +163,48 @@ public:
 
     void set_max_pmc_counters(std::uint32_t n) noexcept { max_pmc_counters_ = n; }
     void set_kernel_version(std::uint32_t v) noexcept { kernel_version_ = v; }
+
+    /// An older Windows: a kernel EVENT_TRACE_INFORMATION_CLASS (0..31) that this kernel lacks answers
+    /// STATUS_NOT_IMPLEMENTED (set and query); an NtTraceControl code it lacks answers
+    /// STATUS_INVALID_DEVICE_REQUEST. Both map to ERROR_INVALID_FUNCTION.
+    void set_kernel_class_available(std::uint32_t kernel_class, bool available) noexcept {
+        if (kernel_class >= 32) return;
+        auto const bit = 1U << kernel_class;
+        missing_classes_ = available ? (missing_classes_ & ~bit) : (missing_classes_ | bit);
+    }
+    void set_trace_control_available(std::uint32_t code, bool available) noexcept {
+        if (code >= 64) return;
+        auto const bit = std::uint64_t{1} << code;
+        missing_codes_ = available ? (missing_codes_ & ~bit) : (missing_codes_ | bit);
+    }
+
+    // ---- custom profile sources (kernel classes 0x15 add / 0x16 remove, Windows 10 1803+) ----------
+    // The kernel's own checks are not public; the model (model choices, docs/choices.md): both need
+    // SeSystemProfilePrivilege (STATUS_PRIVILEGE_NOT_HELD). Add: fewer than 0x24 bytes ->
+    // STATUS_INFO_LENGTH_MISMATCH; Version other than 2 or 3, or a description that is empty or has no
+    // NUL inside the request -> STATUS_INVALID_PARAMETER; a description already in the list ->
+    // STATUS_OBJECT_NAME_COLLISION; more than max_custom_sources (or a full list) ->
+    // STATUS_INSUFFICIENT_RESOURCES. The new source takes the highest id + 1, bounds [pmc_min, pmc_max]
+    // and the initial interval clamped to them. Remove: length other than 20 ->
+    // STATUS_INFO_LENGTH_MISMATCH; an id not in the list -> STATUS_NOT_SUPPORTED (as for absent sources
+    // elsewhere); a built-in source -> STATUS_ACCESS_DENIED. Descriptions are kept as ASCII.
+    static constexpr std::size_t max_custom_sources = 16;
+    /// How many custom sources the machine has now.
+    std::size_t custom_source_count() const noexcept {
+        std::size_t n = 0;
+        for (auto const& c : custom_) n += c.used ? 1 : 0;
+        return n;
+    }
+    /// The add request's Version and counter union a custom source was added with (false: not custom).
+    bool custom_source_request(std::uint32_t id, std::uint8_t& version, std::span<std::uint8_t, 8> counter) const noexcept {
+        for (auto const& c : custom_)
+            if (c.used && c.id == id) {
+                version = c.version;
+                std::memcpy(counter.data(), c.counter, 8);
+                return true;
+            }
+        return false;
+    }
 
     /// Makes an export look missing (true) or present again.
     void set_available(kernel_function f, bool available) noexcept {
@@ -428,7 +472,10 @@ private:
         if (length < 4) return ntstatus::invalid_parameter;
         if (buf == nullptr) return ntstatus::access_violation;
         auto const cls = static_cast<event_trace_information_class>(u32(buf, 0));
+        if (kernel_class_missing(u32(buf, 0))) return ntstatus::not_implemented;
         auto const* ids = static_cast<unsigned char const*>(buf) + sizeof(kernel_request_header);
+        if (cls == profile_source_add_class) return add_custom_source(buf, length);
+        if (cls == profile_source_remove_class) return remove_custom_source(buf, length);
         switch (cls) {
         case event_trace_information_class::group_mask: {
             if (length != sizeof(kernel_group_mask_request)) return ntstatus::info_length_mismatch;
@@ -523,6 +570,7 @@ private:
             if (return_length) *return_length = n;
         };
         auto const cls = static_cast<event_trace_information_class>(u32(buf, 0));
+        if (kernel_class_missing(u32(buf, 0))) return ntstatus::not_implemented;
         switch (cls) {
         case event_trace_information_class::kernel_version: {
             if (length != 8) return ntstatus::info_length_mismatch;
@@ -595,6 +643,7 @@ private:
     std::int32_t trace_control(std::uint32_t code, void const* in, std::uint32_t in_length, void* out,
                                std::uint32_t out_length, std::uint32_t* return_length) noexcept {
         if (return_length == nullptr) return ntstatus::invalid_parameter;
+        if (code < 64 && (missing_codes_ & (std::uint64_t{1} << code)) != 0) return ntstatus::invalid_device_request;
         switch (code) {
         case etwctl::trace_control::update_disallow_list: {
             if (in == nullptr || in_length < 8) return ntstatus::invalid_parameter;
@@ -682,6 +731,85 @@ private:
     std::byte arena_[record_arena_size] = {};
     std::size_t arena_used_ = 0;
     std::size_t dropped_ = 0;
+    std::uint32_t missing_classes_ = 0;
+    std::uint64_t missing_codes_ = 0;
+
+    // ---- custom profile sources (see the public section for the model) ----
+    struct custom_source {
+        bool used = false;
+        std::uint32_t id = 0;
+        std::uint8_t version = 0;
+        std::uint8_t counter[8] = {};
+        char name[profile_add_description_capacity + 1] = {};
+    };
+    custom_source custom_[max_custom_sources] = {};
+
+    bool kernel_class_missing(std::uint32_t kernel_class) const noexcept {
+        return kernel_class < 32 && (missing_classes_ & (1U << kernel_class)) != 0;
+    }
+    bool is_custom(std::size_t index) const noexcept {
+        for (auto const& c : custom_)
+            if (c.used && c.id == sources_[index].id) return true;
+        return false;
+    }
+    std::int32_t add_custom_source(void const* buf, std::uint32_t length) noexcept {
+        if (!privilege_) return ntstatus::privilege_not_held;
+        if (length < profile_add_min_length) return ntstatus::info_length_mismatch;
+        auto const* p = static_cast<unsigned char const*>(buf);
+        std::uint8_t const version = p[4];
+        if (version != profile_add_version_2 && version != profile_add_version_3) return ntstatus::invalid_parameter;
+        char name[profile_add_description_capacity + 1] = {};
+        std::size_t n = 0;
+        bool terminated = false;
+        for (std::size_t o = profile_add_description_offset; o + 1 < length; o += 2) {
+            auto const c = static_cast<char16_t>(p[o] | (p[o + 1] << 8));
+            if (c == 0) {
+                terminated = true;
+                break;
+            }
+            if (n == profile_add_description_capacity) return ntstatus::invalid_parameter;
+            name[n++] = c < 0x80 ? static_cast<char>(c) : '?';
+        }
+        if (!terminated || n == 0) return ntstatus::invalid_parameter;
+        for (std::size_t i = 0; i < source_count_; ++i)
+            if (sources_[i].name == std::string_view(name, n)) return ntstatus::object_name_collision;
+        custom_source* slot = nullptr;
+        for (auto& c : custom_)
+            if (!c.used) {
+                slot = &c;
+                break;
+            }
+        if (!slot || source_count_ == max_profile_sources_known) return ntstatus::insufficient_resources;
+        std::uint32_t id = 0;
+        for (std::size_t i = 0; i < source_count_; ++i) id = sources_[i].id >= id ? sources_[i].id + 1 : id;
+        *slot = custom_source{};
+        slot->used = true;
+        slot->id = id;
+        slot->version = version;
+        std::memcpy(slot->counter, p + 8, 8);
+        std::memcpy(slot->name, name, n);
+        std::uint32_t const initial = u32(buf, 0x1C);
+        sources_[source_count_] = {id, std::string_view(slot->name, n), initial, pmc_min, pmc_max};
+        intervals_[source_count_] = initial < pmc_min ? pmc_min : initial > pmc_max ? pmc_max : initial;
+        ++source_count_;
+        return ntstatus::success;
+    }
+    std::int32_t remove_custom_source(void const* buf, std::uint32_t length) noexcept {
+        if (!privilege_) return ntstatus::privilege_not_held;
+        if (length != sizeof(kernel_profile_remove_request)) return ntstatus::info_length_mismatch;
+        std::uint32_t const id = u32(buf, 4);
+        std::size_t const i = source_index(id);
+        if (i == source_count_) return ntstatus::not_supported;
+        if (!is_custom(i)) return ntstatus::access_denied;
+        for (auto& c : custom_)
+            if (c.used && c.id == id) c.used = false;
+        for (std::size_t j = i; j + 1 < source_count_; ++j) {
+            sources_[j] = sources_[j + 1];
+            intervals_[j] = intervals_[j + 1];
+        }
+        --source_count_;
+        return ntstatus::success;
+    }
 };
 
 static_assert(etwctl::kernel<kernel>);
