@@ -123,3 +123,113 @@ TEST_CASE("stack_walk_set: kernel refusals come back as the kernel's status") {
         CHECK(s.apply(m.k, m.kernel_session) == win32_condition(win32::not_enough_memory));
     }
 }
+
+// ---- issue 12: aliasing. Every member that takes another set or a span, given the set itself ------
+
+namespace {
+stack_walk_set<> three() { return stack_walk_set<>{hook_list{cswitch, ready_thread, sampled_profile}}; }
+
+// The same checks at compile time: the alias-safe paths are constexpr too.
+constexpr bool self_removal_empties() {
+    stack_walk_set<> s{hook_list{cswitch, ready_thread, sampled_profile, image_load}};
+    return s.remove(s) == 4 && s.empty();
+}
+static_assert(self_removal_empties());
+constexpr bool self_merge_is_identity() {
+    stack_walk_set<> s{hook_list{cswitch, ready_thread, sampled_profile, image_load}};
+    stack_walk_set<> const before = s;
+    return s.merge(s) == rule::ok && s == before;
+}
+static_assert(self_merge_is_identity());
+} // namespace
+
+TEST_CASE("stack_walk_set aliasing: remove(self) and remove(self.span()) empty the set") {
+    // Before the fix remove(span) iterated the span it was shrinking: every other member survived.
+    auto s = three();
+    CHECK(s.remove(s) == 3);
+    CHECK(s.empty());
+
+    s = three();
+    CHECK(s.remove(s.span()) == 3);
+    CHECK(s.empty());
+
+    // A full set of 256 removing itself.
+    stack_walk_set<> full;
+    for (std::uint16_t i = 0; i < 256; ++i) REQUIRE(full.add(hook_id{static_cast<std::uint16_t>(0x4000 + i)}) == rule::ok);
+    CHECK(full.remove(full) == 256);
+    CHECK(full.empty());
+}
+
+TEST_CASE("stack_walk_set aliasing: removing a part of itself removes exactly that part") {
+    auto s = three(); // sorted: cswitch 0x0524, ready_thread 0x0532, sampled_profile 0x0F2E
+    CHECK(s.remove(s.span().subspan(0, 2)) == 2);
+    REQUIRE(s.size() == 1);
+    CHECK(s[0] == sampled_profile);
+
+    s = three();
+    CHECK(s.remove(s.span().subspan(1)) == 2);
+    REQUIRE(s.size() == 1);
+    CHECK(s[0] == cswitch);
+
+    s = three();
+    CHECK(s.remove(s.span().subspan(1, 1)) == 1);
+    REQUIRE(s.size() == 2);
+    CHECK(s[0] == cswitch);
+    CHECK(s[1] == sampled_profile);
+}
+
+TEST_CASE("stack_walk_set aliasing: merge(self), add(self.span()), add of a part are the identity") {
+    auto s = three();
+    auto const before = s;
+    CHECK(s.merge(s) == rule::ok);
+    CHECK(s == before);
+    CHECK(s.add(s.span()) == rule::ok);
+    CHECK(s == before);
+    CHECK(s.add(s.span().subspan(1)) == rule::ok);
+    CHECK(s == before);
+
+    // A full set: merging itself is still no overflow (nothing new).
+    stack_walk_set<4> full{hook_list{cswitch, ready_thread, sampled_profile, image_load}};
+    REQUIRE(full.full());
+    auto const full_before = full;
+    CHECK(full.merge(full) == rule::ok);
+    CHECK(full == full_before);
+    CHECK(full.add(full.span()) == rule::ok);
+    CHECK(full == full_before);
+}
+
+TEST_CASE("stack_walk_set aliasing: unite(a, a) == a; remove(other) with other == self via a reference") {
+    auto const a = three();
+    rule r = rule::stack_walk_overflow;
+    auto const u = unite(a, a, &r);
+    CHECK(r == rule::ok);
+    CHECK(u == a);
+
+    stack_walk_set<4> const full{hook_list{cswitch, ready_thread, sampled_profile, image_load}};
+    auto const uf = unite(full, full, &r);
+    CHECK(r == rule::ok);
+    CHECK(uf == full);
+
+    auto s = three();
+    stack_walk_set<> const& alias = s;
+    CHECK(s.remove(alias) == 3);
+    CHECK(s.empty());
+    CHECK(alias.empty());
+}
+
+TEST_CASE("stack_walk_set: add(span) with many repeated ids is all-or-nothing and linear") {
+    // 100,000 ids, 300 distinct: overflows a 256-set and changes nothing; 200 distinct fit.
+    std::vector<hook_id> many;
+    for (std::size_t i = 0; i < 100000; ++i) many.push_back(hook_id{static_cast<std::uint16_t>(0x5000 + i % 300)});
+    stack_walk_set<> s{hook_list{cswitch}};
+    CHECK(s.add(many) == rule::stack_walk_overflow);
+    REQUIRE(s.size() == 1);
+    CHECK(s[0] == cswitch);
+    many.clear();
+    for (std::size_t i = 0; i < 100000; ++i) many.push_back(hook_id{static_cast<std::uint16_t>(0x5000 + i % 200)});
+    CHECK(s.add(many) == rule::ok);
+    CHECK(s.size() == 201);
+    CHECK(s.remove(many) == 200);
+    REQUIRE(s.size() == 1);
+    CHECK(s[0] == cswitch);
+}

@@ -305,6 +305,13 @@ trigger const triggers[] = {
          auto k = std::make_unique<add_ignoring_kernel>();
          return as_rule(add_profile_source(*k, intel_counter{.event_select = 0x24}, "Ghost", profile_interval{4096}).error());
      }},
+    {rule::parse_input_too_long, "parse_kernel_flags of a text one byte over limits::max_parse_length",
+     [] {
+         static char text[limits::max_parse_length + 1];
+         for (char& c : text) c = ' ';
+         group_mask m;
+         return as_rule(parse_kernel_flags(std::string_view(text, sizeof text), m));
+     }},
 };
 
 } // namespace

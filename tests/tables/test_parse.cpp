@@ -1,5 +1,7 @@
 // Run-time parse/format of stack-walk and kernel-flag lists: round trips over every table row, and
 // each error with its location and suggestion.
+#include <cstdio>
+#include <string>
 #include <string_view>
 
 #include "etwctl_test.hpp"
@@ -110,10 +112,10 @@ TEST_CASE("format_stack_walk: canonical names, hex for unknown ids, snprintf-lik
     CHECK(format(ids, buf) == "CSwitch+Profile+0x140A+0x0001");
     CHECK(format(std::span<hook_id const>{}, buf).empty());
 
-    char small[8];
-    std::size_t const n = format_stack_walk(ids, small);
+    char short_buf[8];
+    std::size_t const n = format_stack_walk(ids, short_buf);
     CHECK(n == 29);
-    CHECK(std::string_view(small, sizeof small) == "CSwitch+");
+    CHECK(std::string_view(short_buf, sizeof short_buf) == "CSwitch+");
 
     char exact[8];
     hook_id const one[] = {hook_id{0x0524}};
@@ -239,4 +241,164 @@ TEST_CASE("stack_walk<> and kernel_flags<> feed the typed setters") {
     CHECK(hooks[1] == 0x0532U);
     CHECK(hooks[2] == 0x0F2EU);
     CHECK(!set<sampled_profile_interval>(k, profile_source::time, timer_interval<5000>));
+}
+
+// ---- issue 12: linear time, and the caps on length and name count --------------------------------
+
+namespace {
+/// "0x<hex>+0x<hex>+..." for values first, first+1, ...: distinct names, no two denoting the same thing.
+std::string hex_names(std::size_t count, std::uint32_t first) {
+    std::string s;
+    char buf[16];
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i) s += '+';
+        std::uint32_t const v = first + static_cast<std::uint32_t>(i);
+        std::size_t const n = static_cast<std::size_t>(std::snprintf(buf, sizeof buf, "0x%X", v));
+        s.append(buf, n);
+    }
+    return s;
+}
+/// Where the i-th name (0-based) of a '+'-separated text starts.
+std::size_t name_start(std::string const& s, std::size_t i) {
+    std::size_t pos = 0;
+    for (std::size_t k = 0; k < i; ++k) pos = s.find('+', pos) + 1;
+    return pos;
+}
+} // namespace
+
+TEST_CASE("parse caps: 100,000 names are refused in one pass, before any name is parsed") {
+    // Before the caps, parse_kernel_flags re-parsed every earlier name for each name: 100,000 names
+    // would take many minutes. Now the length cap refuses the text up front.
+    std::string const text = hex_names(100000, 0x1);
+    REQUIRE(text.size() > limits::max_parse_length);
+    group_mask m;
+    m.masks[2] = 0x77U;
+    parse_error e;
+    CHECK(parse_kernel_flags(text, m, &e) == rule::parse_input_too_long);
+    CHECK(e.why == rule::parse_input_too_long);
+    CHECK(e.offset == limits::max_parse_length);
+    CHECK(e.length == text.size() - limits::max_parse_length);
+    CHECK(m.masks[2] == 0x77U); // untouched on failure
+
+    hook_id ids[256];
+    std::size_t n = 99;
+    CHECK(parse_stack_walk(text, ids, n, &e) == rule::parse_input_too_long);
+    CHECK(n == 0);
+    CHECK(e.offset == limits::max_parse_length);
+
+    // Exactly at the length cap is accepted (all blanks: an empty list).
+    std::string const blanks(limits::max_parse_length, ' ');
+    CHECK(parse_kernel_flags(blanks, m, &e) == rule::ok);
+    CHECK(m.empty());
+    CHECK(parse_stack_walk(blanks, ids, n, &e) == rule::ok);
+    CHECK(n == 0);
+    CHECK(parse_kernel_flags(blanks + " ", m, &e) == rule::parse_input_too_long);
+}
+
+TEST_CASE("parse caps: more than max_parse_names names -> parse_too_many_names at the first name beyond") {
+    // 5,000 distinct hex flags fit in 64 KiB. Before the fix they parsed (quadratically) to success.
+    std::string const text = hex_names(5000, 0x1);
+    REQUIRE(text.size() <= limits::max_parse_length);
+    group_mask m;
+    parse_error e;
+    CHECK(parse_kernel_flags(text, m, &e) == rule::parse_too_many_names);
+    std::size_t const beyond = name_start(text, limits::max_parse_names);
+    CHECK(e.offset == beyond);
+    CHECK(e.length == text.size() - beyond);
+    CHECK(m.empty());
+
+    hook_id ids[256];
+    std::size_t n = 99;
+    CHECK(parse_stack_walk(text, ids, n, &e) == rule::parse_too_many_names);
+    CHECK(n == 0); // refused before any name was parsed
+    CHECK(e.offset == beyond);
+
+    // Empty names count as names too: 1025 stray '+'.
+    std::string const pluses(limits::max_parse_names, '+');
+    CHECK(parse_kernel_flags(pluses, m, &e) == rule::parse_too_many_names);
+    CHECK(e.offset == limits::max_parse_names);
+    CHECK(e.length == 0);
+    CHECK(parse_kernel_flags(pluses.substr(1), m, &e) == rule::parse_empty_name); // 1024 names: parsed
+    CHECK(e.offset == 0);
+}
+
+TEST_CASE("parse_kernel_flags: max_parse_names distinct flags parse, duplicates found at any distance") {
+    // Within one mask: 0x1 .. 0x400 (1024 values, many subsets of the union so far: not duplicates).
+    std::string text = hex_names(limits::max_parse_names, 0x1);
+    group_mask m;
+    parse_error e;
+    REQUIRE(parse_kernel_flags(text, m, &e) == rule::ok);
+    CHECK(m.masks[0] == 0x7FFU);
+    for (std::size_t i = 1; i < limits::max_group_masks; ++i) CHECK(m.masks[i] == 0U);
+
+    // The last name repeats the first (hex forms differ only in leading zeros and case).
+    std::string dup = hex_names(limits::max_parse_names - 1, 0x1) + "+0x00000001";
+    CHECK(parse_kernel_flags(dup, m, &e) == rule::parse_duplicate_name);
+    CHECK(e.offset == dup.size() - 10);
+    CHECK(e.length == 10);
+    // A PERF value and the xperf / PERF name of the same bits are duplicates; mask<0>: too.
+    CHECK(parse_kernel_flags("0x20000004+" + hex_names(500, 0x20000100) + "+PERF_CONTEXT_SWITCH", m, &e) ==
+          rule::parse_duplicate_name);
+    CHECK(parse_kernel_flags("mask0:0x3+" + hex_names(500, 0x20000100) + "+0x3", m, &e) == rule::parse_duplicate_name);
+    // Same bits in different masks are different values.
+    CHECK(parse_kernel_flags("mask0:0x3+mask1:0x3+mask7:0x3+0x40000003", m, &e) == rule::ok);
+    CHECK(m.masks[0] == 3U);
+    CHECK(m.masks[1] == 3U);
+    CHECK(m.masks[2] == 3U);
+    CHECK(m.masks[7] == 3U);
+    // ... and mask1:0x3 is the PERF value 0x20000003 (mask index 1 in bits 29-31).
+    CHECK(parse_kernel_flags("mask1:0x3+0x20000003", m, &e) == rule::parse_duplicate_name);
+}
+
+TEST_CASE("parse_kernel_flags: xperf names spanning several masks are duplicates only of themselves") {
+    // Every xperf row, each once: no duplicate; each row again at the end (another case): a duplicate.
+    std::string all;
+    for (auto const& f : xperf_kernel_flag_table) {
+        if (!all.empty()) all += '+';
+        all += f.name;
+    }
+    group_mask m;
+    parse_error e;
+    REQUIRE(parse_kernel_flags(all, m, &e) == rule::ok);
+    for (auto const& f : xperf_kernel_flag_table) {
+        CAPTURE(f.name);
+        std::string lower(f.name);
+        for (char& c : lower) c = detail::ascii_lower(c);
+        CHECK(parse_kernel_flags(all + "+" + lower, m, &e) == rule::parse_duplicate_name);
+        CHECK(e.offset == all.size() + 1);
+    }
+}
+
+TEST_CASE("parse_stack_walk: duplicates found at any distance; capacity errors as before") {
+    std::string text;
+    char buf[16];
+    for (std::uint32_t i = 0; i < 256; ++i) {
+        if (i) text += '+';
+        text.append(buf, static_cast<std::size_t>(std::snprintf(buf, sizeof buf, "0x%04X", 0x3000 + i)));
+    }
+    hook_id ids[256];
+    std::size_t n = 0;
+    parse_error e;
+    REQUIRE(parse_stack_walk(text, ids, n, &e) == rule::ok);
+    CHECK(n == 256);
+    // A 257th name that repeats the first is a duplicate, not an overflow; a new one overflows.
+    CHECK(parse_stack_walk(text + "+0x3000", ids, n, &e) == rule::parse_duplicate_name);
+    CHECK(e.offset == text.size() + 1);
+    CHECK(parse_stack_walk(text + "+CSwitch", ids, n, &e) == rule::parse_too_many_names);
+    CHECK(e.offset == text.size() + 1);
+    CHECK(e.length == 7);
+    // In the middle of a smaller list.
+    CHECK(parse_stack_walk("0x3000+CSwitch+0x0524", ids, n, &e) == rule::parse_duplicate_name);
+    CHECK(e.offset == 15);
+}
+
+TEST_CASE("parse: usable at compile time after the rewrite") {
+    constexpr auto r = [] {
+        group_mask m;
+        parse_error e;
+        rule const why = parse_kernel_flags("PROC_THREAD+LOADER+0x20000004+proc_thread", m, &e);
+        return why == rule::parse_duplicate_name && e.offset == 30;
+    }();
+    static_assert(r);
+    CHECK(r);
 }

@@ -15,7 +15,16 @@
 //                 (for bits 29-31 of a mask, which a PERF value cannot carry).
 // Errors (rules.hpp): parse_empty_name (stray '+'), parse_unknown_name (with the nearest known name
 // as suggestion when one is close), parse_duplicate_name (a name - or alias, or hex form - that
-// denotes what an earlier one did), parse_too_many_names (more than the output or the kernel's 256).
+// denotes what an earlier one did), parse_too_many_names (more than the output or the kernel's 256,
+// or more than limits::max_parse_names), parse_input_too_long (longer than limits::max_parse_length).
+//
+// Cost: linear in the text. Before any name is looked at, the text's length is checked against
+// limits::max_parse_length (64 KiB) and its names are counted (one pass over the '+') against
+// limits::max_parse_names (1024); either refusal costs at most that one pass. Duplicates are found
+// with a fixed-size open-addressing table of the values seen so far (on the stack, sized by the name
+// count: no heap, no re-parsing of earlier names), so each name costs one table lookup plus its own
+// name lookup. The caps exist because that table must be fixed-size without a heap, and so that a
+// config file or command line of any size is refused in one pass instead of being worked through.
 //
 // At compile time each of these errors is a static_assert inside a template in etwctl::diagnostic
 // whose arguments spell the offending name and the suggestion, so the compiler prints them:
@@ -54,6 +63,15 @@ struct fixed_string {
 };
 template <std::size_t N>
 fixed_string(char const (&)[N]) -> fixed_string<N>;
+
+namespace limits {
+/// The longest text parse_stack_walk / parse_kernel_flags accept (bytes); longer -> parse_input_too_long,
+/// located at the first byte beyond the cap.
+inline constexpr std::size_t max_parse_length = 64 * 1024;
+/// The most names (counted as '+' separators + 1) they accept; more -> parse_too_many_names, located
+/// at the first name beyond the cap up to the end of the text. Both are checked before any name is parsed.
+inline constexpr std::size_t max_parse_names = 1024;
+} // namespace limits
 
 /// Where and why a list failed to parse. offset/length locate the offending name in the text (length 0
 /// for an empty name); suggestion is the nearest known name for parse_unknown_name, or "".
@@ -113,6 +131,42 @@ constexpr bool parse_hex(std::string_view s, std::size_t max_digits, std::uint32
     v = r;
     return true;
 }
+
+/// The caps of limits::max_parse_length / max_parse_names, checked in one pass before any name is parsed.
+/// Returns rule::ok and the number of '+'-separated names (0 for an all-blank text), or the refusal.
+constexpr rule check_list_limits(std::string_view text, std::size_t& names, parse_error* err) noexcept;
+
+/// The values a list has named so far, for duplicate detection in O(1) per name: open addressing with
+/// linear probing over at most Slots 64-bit keys, on the stack. reset(n) prepares for n inserts using
+/// the smallest power of two >= 2n slots (only those are initialized, so a short list pays little).
+template <std::size_t Slots>
+class seen_keys {
+    static_assert((Slots & (Slots - 1)) == 0, "seen_keys: Slots must be a power of two");
+
+public:
+    constexpr void reset(std::size_t inserts) noexcept {
+        used_ = 16;
+        shift_ = 60;
+        while (used_ < 2 * inserts && used_ < Slots) used_ *= 2, --shift_;
+        for (std::size_t i = 0; i < used_; ++i) slot_[i] = 0;
+    }
+    /// Adds key; false if it was already there. At most used_/2 inserts (the caller's reset(n) bound).
+    constexpr bool insert(std::uint64_t key) noexcept {
+        std::uint64_t const stored = key + 1; // 0 marks an empty slot
+        std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_);
+        while (slot_[i] != 0) {
+            if (slot_[i] == stored) return false;
+            i = (i + 1) & (used_ - 1);
+        }
+        slot_[i] = stored;
+        return true;
+    }
+
+private:
+    std::uint64_t slot_[Slots]; // initialized by reset() as far as used
+    std::size_t used_ = 0;
+    unsigned shift_ = 64;
+};
 
 /// Levenshtein distance, case-insensitive; "far" for names longer than 64 (no suggestion for those).
 constexpr std::size_t edit_distance(std::string_view a, std::string_view b) noexcept {
@@ -193,10 +247,11 @@ constexpr bool resolve_event(std::string_view name, hook_id& out) noexcept {
     return false;
 }
 
-/// One kernel-flag name -> the bits it sets.
-constexpr bool resolve_flag(std::string_view name, group_mask& out) noexcept {
+/// One kernel-flag name -> the bits it sets (and, for an xperf flag name, its table row in *row).
+constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t* row = nullptr) noexcept {
     if (auto const* f = find_xperf_kernel_flag(name)) {
         out = f->mask;
+        if (row) *row = static_cast<std::size_t>(f - xperf_kernel_flag_table);
         return true;
     }
     if (auto const p = perf_flag_by_name(name)) {
@@ -217,6 +272,37 @@ constexpr bool resolve_flag(std::string_view name, group_mask& out) noexcept {
         return true;
     }
     return false;
+}
+
+constexpr rule check_list_limits(std::string_view text, std::size_t& names, parse_error* err) noexcept {
+    names = 0;
+    if (text.size() > limits::max_parse_length)
+        return report(err, rule::parse_input_too_long, limits::max_parse_length, text.size() - limits::max_parse_length);
+    bool blank = true;
+    std::size_t separators = 0;
+    std::size_t beyond = text.size(); // where the first name beyond the cap starts
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char const c = text[i];
+        blank = blank && is_blank(c);
+        if (c == '+' && ++separators == limits::max_parse_names) beyond = i + 1;
+    }
+    if (blank) return rule::ok;
+    names = separators + 1;
+    if (names > limits::max_parse_names)
+        return report(err, rule::parse_too_many_names, beyond, text.size() - beyond);
+    return rule::ok;
+}
+
+/// The duplicate-detection key of a kernel-flag value: a value within one mask (every hex form, every
+/// PERF_* name, most xperf names) is its mask index and bits; a value spanning masks can only be an
+/// xperf name, and xperf names have distinct values (flags.hpp checks it), so its row identifies it.
+constexpr std::uint64_t flag_key(group_mask const& bits, std::size_t xperf_row) noexcept {
+    std::size_t nonzero = 0;
+    std::size_t index = 0;
+    for (std::size_t i = 0; i < limits::max_group_masks; ++i)
+        if (bits.masks[i] != 0) ++nonzero, index = i;
+    if (nonzero <= 1) return (std::uint64_t{index} << 32) | bits.masks[index];
+    return (std::uint64_t{1} << 40) | xperf_row;
 }
 
 /// Writes into a caller's span like snprintf: counts everything, stores what fits, NUL-terminates
@@ -253,8 +339,12 @@ struct text_writer {
 constexpr rule parse_stack_walk(std::string_view text, std::span<hook_id> out, std::size_t& count,
                                 parse_error* err = nullptr) noexcept {
     count = 0;
+    std::size_t names = 0;
+    if (rule const r = detail::check_list_limits(text, names, err); r != rule::ok) return r;
     std::size_t const capacity =
         out.size() < limits::max_stack_tracing_events ? out.size() : limits::max_stack_tracing_events;
+    detail::seen_keys<2 * limits::max_stack_tracing_events> seen; // at most `capacity` inserts
+    seen.reset(names < capacity ? names : capacity);
     detail::name_cursor cur(text);
     std::size_t off = 0;
     std::size_t len = 0;
@@ -264,9 +354,12 @@ constexpr rule parse_stack_walk(std::string_view text, std::span<hook_id> out, s
         hook_id h;
         if (!detail::resolve_event(name, h))
             return detail::report(err, rule::parse_unknown_name, off, len, detail::nearest_event_name(name));
-        for (std::size_t i = 0; i < count; ++i)
-            if (out[i] == h) return detail::report(err, rule::parse_duplicate_name, off, len);
-        if (count == capacity) return detail::report(err, rule::parse_too_many_names, off, len);
+        if (count == capacity) {
+            for (std::size_t i = 0; i < count; ++i) // once per call: the list is full
+                if (out[i] == h) return detail::report(err, rule::parse_duplicate_name, off, len);
+            return detail::report(err, rule::parse_too_many_names, off, len);
+        }
+        if (!seen.insert(h.value)) return detail::report(err, rule::parse_duplicate_name, off, len);
         out[count++] = h;
     }
     return detail::report(err, rule::ok, 0, 0);
@@ -275,6 +368,10 @@ constexpr rule parse_stack_walk(std::string_view text, std::span<hook_id> out, s
 /// Parses "PROC_THREAD+LOADER+PROFILE" into a group mask (a set union over the 8 masks). out is
 /// written only on success.
 constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_error* err = nullptr) noexcept {
+    std::size_t names = 0;
+    if (rule const r = detail::check_list_limits(text, names, err); r != rule::ok) return r;
+    detail::seen_keys<2 * limits::max_parse_names> seen;
+    seen.reset(names);
     group_mask result;
     detail::name_cursor cur(text);
     std::size_t off = 0;
@@ -283,17 +380,11 @@ constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_
         std::string_view const name = text.substr(off, len);
         if (len == 0) return detail::report(err, rule::parse_empty_name, off, 0);
         group_mask bits;
-        if (!detail::resolve_flag(name, bits))
+        std::size_t row = 0;
+        if (!detail::resolve_flag(name, bits, &row))
             return detail::report(err, rule::parse_unknown_name, off, len, detail::nearest_flag_name(name));
-        // A duplicate denotes exactly the bits of an earlier name: re-read the earlier names (no storage).
-        detail::name_cursor again(text.substr(0, off));
-        std::size_t o2 = 0;
-        std::size_t l2 = 0;
-        while (again.next(o2, l2)) {
-            group_mask earlier;
-            if (l2 != 0 && detail::resolve_flag(text.substr(o2, l2), earlier) && earlier == bits)
-                return detail::report(err, rule::parse_duplicate_name, off, len);
-        }
+        // A duplicate denotes exactly the bits of an earlier name (an alias, a PERF_* name or a hex form).
+        if (!seen.insert(detail::flag_key(bits, row))) return detail::report(err, rule::parse_duplicate_name, off, len);
         result |= bits;
     }
     out = result;
@@ -415,6 +506,19 @@ struct empty_name_in_kernel_flags {
                   "etwctl::kernel_flags: empty name (a stray '+') at the character offset at_offset<...> above");
     static constexpr bool value = true;
 };
+template <class Limit>
+struct name_list_longer_than_parse_limit {
+    static_assert(always_false<Limit>,
+                  "etwctl::stack_walk / etwctl::kernel_flags: the text is longer than limits::max_parse_length "
+                  "(limit<...> above, in bytes)");
+    static constexpr bool value = true;
+};
+template <class Limit>
+struct more_names_than_parse_limit {
+    static_assert(always_false<Limit>,
+                  "etwctl::stack_walk / etwctl::kernel_flags: more names than limits::max_parse_names (limit<...> above)");
+    static constexpr bool value = true;
+};
 } // namespace diagnostic
 
 namespace detail {
@@ -505,6 +609,11 @@ struct stack_walk_diagnosis<S, rule::parse_too_many_names, Offset, Length, Sugge
                                                diagnostic::limit<limits::max_stack_tracing_events>>;
 };
 
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct stack_walk_diagnosis<S, rule::parse_input_too_long, Offset, Length, Suggestion> {
+    using type = diagnostic::name_list_longer_than_parse_limit<diagnostic::limit<limits::max_parse_length>>;
+};
+
 template <fixed_string S>
 struct stack_walk_impl {
     static constexpr stack_walk_result r = run_stack_walk(S.view());
@@ -534,6 +643,15 @@ struct kernel_flags_diagnosis<S, rule::parse_duplicate_name, Offset, Length, Sug
 template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
 struct kernel_flags_diagnosis<S, rule::parse_empty_name, Offset, Length, Suggestion> {
     using type = diagnostic::empty_name_in_kernel_flags<diagnostic::at_offset<Offset>>;
+};
+
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct kernel_flags_diagnosis<S, rule::parse_too_many_names, Offset, Length, Suggestion> {
+    using type = diagnostic::more_names_than_parse_limit<diagnostic::limit<limits::max_parse_names>>;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct kernel_flags_diagnosis<S, rule::parse_input_too_long, Offset, Length, Suggestion> {
+    using type = diagnostic::name_list_longer_than_parse_limit<diagnostic::limit<limits::max_parse_length>>;
 };
 
 template <fixed_string S>

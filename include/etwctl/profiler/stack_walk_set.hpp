@@ -19,6 +19,11 @@
 //    the kernel, but a stable order makes request logs comparable).
 //  - Every growing operation is all-or-nothing: a merge or a range add that would overflow changes
 //    nothing and returns rule::stack_walk_overflow. Nothing is ever dropped silently.
+//  - Alias-safe: every member that takes another set or a span may be given this set itself or a
+//    part of it (s.merge(s) and s.add(s.span()) change nothing, s.remove(s) empties s, unite(a, a) == a).
+//    Growing operations build the result in a copy and commit it at the end; removal first marks the
+//    members to drop (reading the input only), then compacts. Cost: O(m log n + n) for removing m ids,
+//    O(m * n) for adding m (n <= Capacity <= 256), never quadratic in m.
 //  - constexpr throughout, so a configuration can be built (and checked) at compile time from
 //    hook_list<N> values; growing operations return etwctl::rule (a constexpr enum that converts to
 //    std::error_code) rather than std::error_code, which cannot be made in a constant expression.
@@ -78,8 +83,12 @@ public:
 
     /// Adds every id of a range, or none of them if the union would not fit.
     [[nodiscard]] constexpr rule add(std::span<hook_id const> hooks) noexcept {
-        if (count_new(hooks) > Capacity - size_) return rule::stack_walk_overflow;
-        for (hook_id h : hooks) static_cast<void>(insert_one(h));
+        // Into a copy: hooks may point into this set (add(span())), and all-or-nothing needs the
+        // original intact until every id fitted.
+        stack_walk_set next = *this;
+        for (hook_id h : hooks)
+            if (next.insert_one(h) != rule::ok) return rule::stack_walk_overflow;
+        *this = next;
         return rule::ok;
     }
     template <std::size_t N>
@@ -102,10 +111,19 @@ public:
         return true;
     }
     /// Removes every id of a range (set difference); returns how many were members.
+    /// hooks may point into this set (remove(span()) empties it).
     constexpr std::size_t remove(std::span<hook_id const> hooks) noexcept {
-        std::size_t n = 0;
-        for (hook_id h : hooks) n += remove(h) ? 1U : 0U;
-        return n;
+        bool drop[Capacity] = {};
+        for (hook_id h : hooks) { // read-only pass: this set is not changed while hooks is read
+            std::size_t const i = lower_bound(h);
+            if (i < size_ && ids_[i] == h) drop[i] = true;
+        }
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < size_; ++i)
+            if (!drop[i]) ids_[kept++] = ids_[i];
+        std::size_t const removed = size_ - kept;
+        size_ = kept;
+        return removed;
     }
     template <std::size_t C>
     constexpr std::size_t remove(stack_walk_set<C> const& other) noexcept {
@@ -147,17 +165,6 @@ private:
         ids_[i] = h;
         ++size_;
         return rule::ok;
-    }
-    /// How many distinct ids of hooks are not yet members (duplicates inside hooks count once).
-    constexpr std::size_t count_new(std::span<hook_id const> hooks) const noexcept {
-        std::size_t n = 0;
-        for (std::size_t i = 0; i < hooks.size(); ++i) {
-            if (contains(hooks[i])) continue;
-            bool seen = false;
-            for (std::size_t j = 0; j < i && !seen; ++j) seen = hooks[j] == hooks[i];
-            n += seen ? 0U : 1U;
-        }
-        return n;
     }
 
     hook_id ids_[Capacity] = {};
