@@ -84,6 +84,7 @@ void events() {
         if (e.alias) note("alias");
         if (e.inferred) note("inferred name");
         if (e.inferred_flag) note("inferred flag");
+        if (!e.xperf_name) note("not an xperf name");
         if (e.name == "ImageLoad") note("kernel logs loads as {ProcessGuid, 10}; {ImageLoadGuid, 10} would be 0x140A");
         put(" |\n");
     }
@@ -109,12 +110,24 @@ void xperf_flags() {
         if (f.inferred) put("inferred");
         put(" |\n");
     }
-    put("\nxperf's kernel group DiagEasy = ");
-    char buf[256];
-    std::size_t const n = format_kernel_flags(xperf_diag_easy, buf);
-    put(std::string_view(buf, n < sizeof buf ? n : 0));
-    put(". No value is known for IDEAL_PROC, KE_CLOCK, NONTRADEABLE_MEMORY, VTL_CHANGE, HV_CALLOUTS, "
-        "BYPASSIO_VETO, DISABLE_PRIQ; they are not accepted.\n\n");
+    put("\nNo public value is known for these xperf flag names; they are not accepted:");
+    for (auto const& f : xperf_kernel_flag_without_value) {
+        put(" ");
+        put(f.name);
+    }
+    put(".\n\n## Kernel groups (xperf names)\n\nSource: `include/etwctl/names/flags.hpp`. A group is the union of "
+        "its members; the etwctl tool accepts group names wherever it takes kernel flags. *inferred*: membership "
+        "from an older xperf's `-providers KG` output only.\n\n| Group | Members | Notes |\n|---|---|---|\n");
+    for (auto const& g : xperf_kernel_group_table) {
+        put("| ");
+        put(g.name);
+        put(" | ");
+        put(g.members);
+        put(" | ");
+        if (g.inferred) put("inferred");
+        put(" |\n");
+    }
+    put("\n");
 }
 
 void perf_names() {

@@ -72,7 +72,7 @@ static_assert(enabling_flag(hook_id{0x0F2E})->value == 0x20000002U);
 static_assert(enabling_flag(hook_id{0x0F2F})->value == 0x20000400U);
 static_assert(enabling_flag(hook_id{0x0532})->value == 0x20000200U);
 static_assert(enabling_flag(hook_id{0x0F33})->value == 0x40000040U);
-static_assert(!enabling_flag(hook_id{0x0502}), "ThreadDelete: not determined");
+static_assert(enabling_flag(hook_id{0x0502}) == perf::thread, "ThreadDelete: PROC_THREAD (issue 16; UIforETW StackWalkFlags.txt)");
 static_assert(!enabling_flag(hook_id{0xFFFF}));
 
 // Section 6: PERF_* values.

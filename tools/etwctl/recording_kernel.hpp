@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/request/logger_query.hpp"
 #include "etwctl/status_codes.hpp"
 
 namespace etwctl_tool {
@@ -61,9 +62,12 @@ public:
     }
     std::int32_t nt_trace_control(std::uint32_t code, void const* in, std::uint32_t in_length, void* out,
                                   std::uint32_t out_length, std::uint32_t* return_length) noexcept {
-        auto& r = add(etwctl::kernel_function::nt_trace_control, code, in, in_length, in_length, false);
-        return r.status = dry_run_ ? etwctl::ntstatus::success
-                                   : inner_.nt_trace_control(code, in, in_length, out, out_length, return_length);
+        // The logger query (a session by name) only reads: it is sent in a dry run too.
+        bool const read_only = code == etwctl::logger_query::control_code;
+        auto& r = add(etwctl::kernel_function::nt_trace_control, code, in, in_length, in_length, read_only);
+        return r.status = dry_run_ && !read_only
+                              ? etwctl::ntstatus::success
+                              : inner_.nt_trace_control(code, in, in_length, out, out_length, return_length);
     }
     std::uint32_t event_set_information(std::uint64_t reg, std::uint32_t cls, void const* info, std::uint32_t length) noexcept {
         auto& r = add(etwctl::kernel_function::event_set_information, cls, info, length, length, false);

@@ -38,6 +38,23 @@ inline bool iequals(std::string_view a, std::string_view b) noexcept {
     return true;
 }
 
+/// Levenshtein distance, ASCII case-insensitive (for did-you-mean suggestions).
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t const sub = prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
+            std::size_t const del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        prev.swap(cur);
+    }
+    return prev[b.size()];
+}
+
 /// Decimal or 0x-hex unsigned integer, the whole text, within max.
 inline bool parse_uint(std::string_view s, std::uint64_t max, std::uint64_t& out) noexcept {
     if (s.empty()) return false;

@@ -1,11 +1,20 @@
 // etwctl/names/events.hpp - named kernel events, in xperf's stack-walk naming (CSwitch, ReadyThread,
 // Profile, ...), joined to the classic GUID + event type and to the 16-bit hook id the kernel uses.
 //
-// One row per (name, group, type). The group is looked up by its GUID name in kernel_groups.hpp's
+// One row per (name, group, type). The group is looked up by its GUID name in names/groups.hpp's
 // table at compile time, so a group number or GUID is written down only there; the hook id is
-// computed (group << 8 | type); the enabling flag is a perf:: constant from perf_flags.hpp.
-// Sources: hook ids from phnt ntwmi.h and Geoff Chappell's hookid.htm; generic and registry event types
-// (EVENT_TRACE_TYPE_*) from the SDK's evntrace.h.
+// computed (group << 8 | type); the enabling flag is a perf:: constant from names/flags.hpp.
+// Sources: hook ids = EVENT_TRACE_GROUP_* | type, from phnt ntwmi.h (PERFINFO_LOG_TYPE_* /
+// WMI_LOG_TYPE_*) and the SDK's evntrace.h (EVENT_TRACE_TYPE_*, registry types); names from
+// `xperf -help stackwalk` as published on https://learn.microsoft.com/en-us/windows-hardware/test/wpt/stackwalk
+// (the list is tests/data/xperf_stackwalk_names.txt; a test keeps the xperf_name column equal to it).
+//
+// Columns: xperf_name = false marks a name xperf does not know (etwctl's own or an earlier etwctl
+// spelling kept as an alias); inferred = etwctl chose the name; inferred_flag = the enabling flag is
+// etwctl's reading (the public sources lump the event with a flag, disagree, or say nothing).
+// Left out: xperf's ThreadSetIdealProcessor, ThreadSetUserIdealProcessor, KernelSignal,
+// KernelSignalInit, KernelSync, KernelSyncAll, KernelWaitSync, KernelWaitSyncAll - no public source
+// gives their hook ids.
 //
 // Image load - the sources disagree, etwctl follows the kernel:
 //   The kernel logs image loads as hook 0x030A (PROCESS group, type 10 = EVENT_TRACE_TYPE_LOAD); the
@@ -15,8 +24,9 @@
 //   (ImageUnload, ImageDCStart, ...) are in the IMAGE group (0x14xx) as the kernel logs them.
 //
 // Enabling flag: the PERF_* flag whose group must be on for the event to be logged at all (needed for
-// PMC counters: "the event's group must be enabled"). It is indicative (derived from names and GC
-// remarks; no formal group<->bit table is known); perf_flag{} = not determined.
+// PMC counters: "the event's group must be enabled"). Sources: UIforETW StackWalkFlags.txt, PerfView
+// (TraceEventSession.cs), xperf's own flag descriptions (`xperf -providers KF`), Geoff Chappell's
+// PERFINFO_GROUPMASK page; perf_flag{} = none (user-mode sessions) or not determined.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +50,7 @@ struct kernel_event {
     bool alias = false;      ///< a second name for the hook id of an earlier row
     bool inferred = false;   ///< name chosen by etwctl in xperf's style; no source gives it
     bool inferred_flag = false; ///< enabling flag assigned by etwctl (the facts lump it or leave it blank)
+    bool xperf_name = true;  ///< xperf knows this name (`xperf -help stackwalk`); false: etwctl's own name
 
     constexpr hook_id hook() const noexcept { return hook_id(group, type); }
     constexpr guid event_guid() const noexcept { return kernel_group_table[group].event_guid; }
@@ -70,7 +81,9 @@ struct event_row_builder {
     }
 };
 consteval kernel_event aliased(kernel_event e) { e.alias = true; return e; }
-consteval kernel_event inferred_name(kernel_event e) { e.inferred = true; return e; }
+consteval kernel_event inferred_name(kernel_event e) { e.inferred = true; e.xperf_name = false; return e; }
+/// A name etwctl keeps (earlier spelling, or a name other tools use) that xperf does not know.
+consteval kernel_event etwctl_name(kernel_event e) { e.xperf_name = false; return e; }
 consteval kernel_event inferred_flag(kernel_event e) { e.inferred_flag = true; return e; }
 
 inline constexpr event_row_builder process_ev{group_named("ProcessGuid")};
@@ -88,6 +101,10 @@ inline constexpr event_row_builder object_ev{group_named("ObjectGuid")};
 inline constexpr event_row_builder pool_ev{group_named("PoolGuid")};
 inline constexpr event_row_builder heap_ev{group_named("HeapGuid")};
 inline constexpr event_row_builder splitio_ev{group_named("SplitIoGuid")};
+inline constexpr event_row_builder power_ev{group_named("PowerGuid")};
+inline constexpr event_row_builder cc_ev{group_named("CcGuid")};
+inline constexpr event_row_builder critsec_ev{group_named("CritSecGuid")};
+inline constexpr event_row_builder threadpool_ev{group_named("ThreadPoolGuid")};
 
 inline constexpr perf_flag ef_disk_io{event_trace_flag::disk_io}; // EVENT_TRACE_FLAG_DISK_IO alone (no PERF_ name)
 } // namespace detail
@@ -97,69 +114,99 @@ inline constexpr kernel_event kernel_event_table[] = {
     // PROCESS group (0x03xx)
     detail::process_ev("ProcessCreate", 1, perf::process),
     detail::process_ev("ProcessDelete", 2, perf::process),
-    detail::inferred_name(detail::process_ev("ProcessDCStart", 3)),
-    detail::inferred_name(detail::process_ev("ProcessDCEnd", 4)),
+    detail::inferred_flag(detail::inferred_name(detail::process_ev("ProcessDCStart", 3, perf::process))),
+    detail::inferred_flag(detail::inferred_name(detail::process_ev("ProcessDCEnd", 4, perf::process))),
     detail::process_ev("ImageLoad", 10, perf::loader),             // the kernel's image load: see the header comment
-    detail::inferred_name(detail::process_ev("ProcessTerminate", 11)),
+    detail::inferred_flag(detail::inferred_name(detail::process_ev("ProcessTerminate", 11, perf::process))),
     detail::inferred_name(detail::process_ev("ProcessPerfCtr", 32, perf::perf_counter)),
     detail::inferred_name(detail::process_ev("ProcessPerfCtrRundown", 33, perf::perf_counter)),
-    detail::inferred_name(detail::process_ev("ProcessDefunct", 39)),
+    detail::inferred_flag(detail::inferred_name(detail::process_ev("ProcessDefunct", 39, perf::process))),
     // THREAD group (0x05xx)
     detail::thread_ev("ThreadCreate", 1, perf::thread),
-    detail::thread_ev("ThreadDelete", 2),
-    detail::inferred_name(detail::thread_ev("ThreadDCStart", 3)),
-    detail::inferred_name(detail::thread_ev("ThreadDCEnd", 4)),
+    detail::thread_ev("ThreadDelete", 2, perf::thread),            // PROC_THREAD (UIforETW StackWalkFlags.txt)
+    detail::inferred_flag(detail::inferred_name(detail::thread_ev("ThreadDCStart", 3, perf::thread))),
+    detail::inferred_flag(detail::inferred_name(detail::thread_ev("ThreadDCEnd", 4, perf::thread))),
     detail::thread_ev("CSwitch", 0x24, perf::context_switch),
     detail::inferred_name(detail::thread_ev("CompactCSwitch", 0x25, perf::compact_cswitch)),
     detail::inferred_name(detail::thread_ev("SpinLock", 0x29, perf::spinlock)),
+    detail::inferred_flag(detail::thread_ev("ExecutiveResource", 0x2B, perf::sync_objects)), // ERESOURCE: PERF_SYNC_OBJECTS (Chappell)
     detail::thread_ev("ThreadSetPriority", 0x30, perf::priority),
     detail::thread_ev("ThreadSetBasePriority", 0x31, perf::priority),
     detail::thread_ev("ReadyThread", 0x32, perf::dispatcher),
-    detail::inferred_name(detail::thread_ev("ThreadSetPagePriority", 0x33)),
-    detail::inferred_name(detail::thread_ev("ThreadSetIoPriority", 0x34)),
-    detail::inferred_name(detail::thread_ev("ThreadSetAffinity", 0x35)),
-    detail::thread_ev("KQueueEnqueue", 0x3E, perf::kernel_queue),
-    detail::thread_ev("KQueueDequeue", 0x3F, perf::kernel_queue),
-    detail::aliased(detail::thread_ev("KernelQueueEnqueue", 0x3E, perf::kernel_queue)),
-    detail::aliased(detail::thread_ev("KernelQueueDequeue", 0x3F, perf::kernel_queue)),
+    detail::inferred_flag(detail::inferred_name(detail::thread_ev("ThreadSetPagePriority", 0x33, perf::priority))),
+    detail::inferred_flag(detail::inferred_name(detail::thread_ev("ThreadSetIoPriority", 0x34, perf::priority))),
+    detail::inferred_flag(detail::inferred_name(detail::thread_ev("ThreadSetAffinity", 0x35, perf::affinity))),
+    detail::thread_ev("KernelQueueEnqueue", 0x3E, perf::kernel_queue),
+    detail::thread_ev("KernelQueueDequeue", 0x3F, perf::kernel_queue),
+    detail::etwctl_name(detail::aliased(detail::thread_ev("KQueueEnqueue", 0x3E, perf::kernel_queue))),
+    detail::etwctl_name(detail::aliased(detail::thread_ev("KQueueDequeue", 0x3F, perf::kernel_queue))),
     // PERFINFO group (0x0Fxx)
+    detail::perfinfo_ev("Mark", 0x22),
     detail::perfinfo_ev("Profile", 0x2E, perf::profile),
-    detail::aliased(detail::perfinfo_ev("SampledProfile", 0x2E, perf::profile)),
+    detail::etwctl_name(detail::aliased(detail::perfinfo_ev("SampledProfile", 0x2E, perf::profile))),
     detail::perfinfo_ev("PmcInterrupt", 0x2F, perf::pmc_profile),
-    detail::perfinfo_ev("ISR-MSI", 0x32),
+    detail::inferred_flag(detail::etwctl_name(detail::perfinfo_ev("ISR-MSI", 0x32, perf::interrupt))),
     detail::perfinfo_ev("SyscallEnter", 0x33, perf::syscall),
     detail::perfinfo_ev("SyscallExit", 0x34, perf::syscall),
-    detail::perfinfo_ev("ThreadedDPC", 0x42, perf::dpc),
-    detail::perfinfo_ev("ISR", 0x43, perf::interrupt),
-    detail::perfinfo_ev("DPC", 0x44, perf::dpc),
-    detail::perfinfo_ev("TimerDPC", 0x45, perf::dpc),
+    detail::etwctl_name(detail::perfinfo_ev("ThreadedDPC", 0x42, perf::dpc)),
+    detail::etwctl_name(detail::perfinfo_ev("ISR", 0x43, perf::interrupt)),
+    detail::etwctl_name(detail::perfinfo_ev("DPC", 0x44, perf::dpc)),
+    detail::etwctl_name(detail::perfinfo_ev("TimerDPC", 0x45, perf::dpc)),
     detail::perfinfo_ev("ProfileSetInterval", 0x48),
     detail::inferred_name(detail::perfinfo_ev("ProfileSetIntervalDCStart", 0x49)),
     detail::inferred_name(detail::perfinfo_ev("ProfileSetIntervalDCEnd", 0x4A)),
-    detail::perfinfo_ev("ClockInterrupt", 0x4F, perf::clock_interrupt),
-    detail::perfinfo_ev("IPI", 0x5B, perf::ipi),
+    detail::etwctl_name(detail::perfinfo_ev("ClockInterrupt", 0x4F, perf::clock_interrupt)),
+    detail::perfinfo_ev("TimerSetPeriodic", 0x52, perf::timer),
+    detail::perfinfo_ev("TimerSetOneShot", 0x53, perf::timer),
+    detail::etwctl_name(detail::perfinfo_ev("IPI", 0x5B, perf::ipi)),
+    detail::perfinfo_ev("CacheFlush", 0x63, perf::cache_flush),
+    detail::inferred_flag(detail::perfinfo_ev("DpcEnqueue", 0x64, perf::dpc_queue)),
+    detail::inferred_flag(detail::perfinfo_ev("DpcExecute", 0x65, perf::dpc_queue)),
+    detail::inferred_flag(detail::perfinfo_ev("ShouldYield", 0x6D, perf::should_yield)),
     // IMAGE group (0x14xx); ImageLoad is 0x030A above
     detail::image_ev("ImageUnload", 2, perf::loader),
     detail::inferred_name(detail::image_ev("ImageDCStart", 3, perf::loader)),
     detail::inferred_name(detail::image_ev("ImageDCEnd", 4, perf::loader)),
-    detail::inferred_name(detail::image_ev("ImageKernelBase", 0x21)),
-    // IO group (0x01xx). The facts put DiskFlush (14) with the _INIT events; kept as given.
-    detail::disk_ev("DiskRead", 10, detail::ef_disk_io),
-    detail::disk_ev("DiskWrite", 11, detail::ef_disk_io),
+    detail::inferred_flag(detail::inferred_name(detail::image_ev("ImageKernelBase", 0x21, perf::loader))),
+    // IO group (0x01xx). xperf names only the _INIT events; DiskFlush is logged under PERF_DISK_IO.
+    detail::etwctl_name(detail::disk_ev("DiskRead", 10, detail::ef_disk_io)),
+    detail::etwctl_name(detail::disk_ev("DiskWrite", 11, detail::ef_disk_io)),
     detail::disk_ev("DiskReadInit", 12, perf::disk_io_init),
     detail::disk_ev("DiskWriteInit", 13, perf::disk_io_init),
-    detail::disk_ev("DiskFlush", 14, perf::disk_io_init),
+    detail::etwctl_name(detail::disk_ev("DiskFlush", 14, perf::disk_io)),
     detail::disk_ev("DiskFlushInit", 15, perf::disk_io_init),
-    // MEMORY group (0x02xx)
-    detail::fault_ev("TransitionFault", 10, perf::all_faults),
-    detail::fault_ev("DemandZeroFault", 11, perf::all_faults),
-    detail::fault_ev("CopyOnWrite", 12, perf::all_faults),
-    detail::fault_ev("GuardPageFault", 13, perf::all_faults),
-    detail::fault_ev("HardPageFault", 14, perf::all_faults),
-    detail::fault_ev("AccessViolation", 15, perf::all_faults),
+    // MEMORY group (0x02xx): xperf's Pagefault* names; etwctl's earlier names stay as aliases
+    detail::fault_ev("PagefaultTransition", 10, perf::all_faults),
+    detail::fault_ev("PagefaultDemandZero", 11, perf::all_faults),
+    detail::fault_ev("PagefaultCopyOnWrite", 12, perf::all_faults),
+    detail::fault_ev("PagefaultGuard", 13, perf::all_faults),
+    detail::fault_ev("PagefaultHard", 14, perf::all_faults),
+    detail::fault_ev("PagefaultAV", 15, perf::all_faults),
+    detail::etwctl_name(detail::aliased(detail::fault_ev("TransitionFault", 10, perf::all_faults))),
+    detail::etwctl_name(detail::aliased(detail::fault_ev("DemandZeroFault", 11, perf::all_faults))),
+    detail::etwctl_name(detail::aliased(detail::fault_ev("CopyOnWrite", 12, perf::all_faults))),
+    detail::etwctl_name(detail::aliased(detail::fault_ev("GuardPageFault", 13, perf::all_faults))),
+    detail::etwctl_name(detail::aliased(detail::fault_ev("HardPageFault", 14, perf::all_faults))),
+    detail::etwctl_name(detail::aliased(detail::fault_ev("AccessViolation", 15, perf::all_faults))),
     detail::fault_ev("HardFault", 0x20, perf::hard_faults),
+    detail::inferred_flag(detail::fault_ev("PagefileMappedSectionCreate", 0x49, perf::refset)),
+    detail::inferred_flag(detail::fault_ev("PagefileMappedSectionDelete", 0x4F, perf::refset)),
     detail::fault_ev("VirtualAlloc", 0x62, perf::virtual_alloc),
     detail::fault_ev("VirtualFree", 0x63, perf::virtual_alloc),
+    detail::fault_ev("HeapRangeCreate", 0x65),
+    detail::fault_ev("HeapRangeReserve", 0x66),
+    detail::fault_ev("HeapRangeRelease", 0x67),
+    detail::fault_ev("HeapRangeDestroy", 0x68),
+    detail::fault_ev("PagefileBackedImageMapping", 0x69),          // inferred hook (PAGEFILE_BACK)
+    detail::fault_ev("ContiguousMemoryGeneration", 0x71, perf::contmem_gen),
+    detail::inferred_flag(detail::fault_ev("PageAccess", 0x76, perf::refset)),
+    detail::inferred_flag(detail::fault_ev("PageRelease", 0x77, perf::refset)),
+    detail::inferred_flag(detail::fault_ev("PageRangeAccess", 0x78, perf::refset)),
+    detail::inferred_flag(detail::fault_ev("PageRangeRelease", 0x79, perf::refset)),
+    detail::inferred_flag(detail::fault_ev("PageAccessEx", 0x82, perf::refset)),
+    detail::inferred_flag(detail::fault_ev("PageRemovedfromWorkingSet", 0x83, perf::refset)),
+    detail::fault_ev("PagefileMappedSectionObjectCreate", 0x87),
+    detail::fault_ev("PagefileMappedSectionObjectDelete", 0x88),
     // FILE group (0x04xx). Create..DirNotify are the request ("init") events, OpEnd the completion:
     // the facts give PERF_FILE_IO(_INIT) for the range; the split is etwctl's.
     detail::inferred_name(detail::file_ev("FileName", 0, perf::filename)),
@@ -167,7 +214,7 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::inferred_name(detail::file_ev("FileNameDelete", 0x23, perf::filename)),
     detail::inferred_name(detail::file_ev("FileNameRundown", 0x24, perf::filename)),
     detail::file_ev("MapFile", 0x25, perf::vamap),
-    detail::file_ev("UnmapFile", 0x26, perf::vamap),
+    detail::file_ev("UnMapFile", 0x26, perf::vamap),
     detail::inferred_flag(detail::file_ev("FileCreate", 0x40, perf::file_io_init)),
     detail::inferred_flag(detail::file_ev("FileCleanup", 0x41, perf::file_io_init)),
     detail::inferred_flag(detail::file_ev("FileClose", 0x42, perf::file_io_init)),
@@ -182,6 +229,8 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::inferred_flag(detail::file_ev("FileFSCTL", 0x4B, perf::file_io_init)),
     detail::inferred_flag(detail::file_ev("FileOpEnd", 0x4C, perf::file_io)),
     detail::inferred_flag(detail::file_ev("FileDirNotify", 0x4D, perf::file_io_init)),
+    detail::file_ev("MiniFilterPreOpInit", 0x60, perf::flt_io_init),
+    detail::file_ev("MiniFilterPostOpInit", 0x61, perf::flt_io_init),
     // REGISTRY group (0x09xx); types from EVENT_TRACE_TYPE_REG* (SDK evntrace.h)
     detail::registry_ev("RegCreateKey", 0x0A, perf::registry),
     detail::registry_ev("RegOpenKey", 0x0B, perf::registry),
@@ -199,6 +248,11 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::registry_ev("RegKcbDelete", 0x17, perf::registry),
     detail::registry_ev("RegVirtualize", 0x1A, perf::registry),
     detail::registry_ev("RegCloseKey", 0x1B, perf::registry),
+    // hive events: xperf's REG_HIVE description names them; UIforETW lists them under REGISTRY
+    detail::inferred_flag(detail::registry_ev("RegHiveInit", 0x24, perf::reg_hive)),
+    detail::inferred_flag(detail::registry_ev("RegHiveDestroy", 0x25, perf::reg_hive)),
+    detail::inferred_flag(detail::registry_ev("RegHiveLink", 0x26, perf::reg_hive)),
+    detail::inferred_flag(detail::registry_ev("RegHiveDirty", 0x28, perf::reg_hive)),
     // TCPIP / UDPIP groups (IPv4 types; IPv6 is +16)
     detail::inferred_name(detail::tcp_ev("TcpIpSend", 10, perf::network)),
     detail::inferred_name(detail::tcp_ev("TcpIpRecv", 11, perf::network)),
@@ -217,23 +271,67 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::alpc_ev("AlpcWaitForReply", 35, perf::alpc),
     detail::alpc_ev("AlpcWaitForNewMessage", 36, perf::alpc),
     detail::alpc_ev("AlpcUnwait", 37, perf::alpc),
+    detail::alpc_ev("AlpcConnectRequest", 38, perf::alpc),
+    detail::alpc_ev("AlpcConnectSuccess", 39, perf::alpc),
+    detail::alpc_ev("AlpcConnectFail", 40, perf::alpc),
+    detail::alpc_ev("AlpcClosePort", 41, perf::alpc),
     // OBJECT group (0x11xx)
     detail::object_ev("HandleCreate", 0x20, perf::ob_handle),
     detail::object_ev("HandleClose", 0x21, perf::ob_handle),
     detail::object_ev("HandleDuplicate", 0x22, perf::ob_handle),
+    detail::object_ev("ObjectCreate", 0x30, perf::ob_object),
+    detail::object_ev("ObjectDelete", 0x31, perf::ob_object),
+    detail::object_ev("ObjectReference", 0x32, perf::ob_object),
+    detail::object_ev("ObjectDeReference", 0x33, perf::ob_object),
     // POOL group (0x0Exx)
     detail::pool_ev("PoolAlloc", 0x20, perf::pool),
     detail::pool_ev("PoolAllocSession", 0x21, perf::pool),
     detail::pool_ev("PoolFree", 0x22, perf::pool),
     detail::pool_ev("PoolFreeSession", 0x23, perf::pool),
-    // HEAP group (0x10xx)
+    // HEAP group (0x10xx): logged by user-mode heap sessions (xperf -heap), PERF_HEAP in the kernel's mask
     detail::heap_ev("HeapCreate", 0x20, perf::heap),
     detail::heap_ev("HeapAlloc", 0x21, perf::heap),
-    detail::heap_ev("HeapReAlloc", 0x22, perf::heap),
+    detail::heap_ev("HeapRealloc", 0x22, perf::heap),
     detail::heap_ev("HeapDestroy", 0x23, perf::heap),
     detail::heap_ev("HeapFree", 0x24, perf::heap),
+    // POWER group (0x12xx); PowerIdleStateChange: 0x1235 (PPM_IDLE_STATE_CHANGE) inferred from xperf's order
+    detail::power_ev("PowerSetPowerAction", 0x22, perf::power),
+    detail::power_ev("PowerSetPowerActionReturn", 0x23, perf::power),
+    detail::power_ev("PowerSetDevicesState", 0x24, perf::power),
+    detail::power_ev("PowerSetDevicesStateReturn", 0x25, perf::power),
+    detail::power_ev("PowerDeviceNotify", 0x26, perf::power),
+    detail::power_ev("PowerDeviceNotifyComplete", 0x27, perf::power),
+    detail::power_ev("PowerSessionCallout", 0x28, perf::power),
+    detail::power_ev("PowerSessionCalloutReturn", 0x29, perf::power),
+    detail::power_ev("PowerPreSleep", 0x30, perf::power),
+    detail::power_ev("PowerPostSleep", 0x31, perf::power),
+    detail::power_ev("PowerPerfStateChange", 0x33, perf::power),
+    detail::power_ev("PowerIdleStateChange", 0x35, perf::power),
+    detail::power_ev("PowerThermalConstraint", 0x36, perf::power),
+    // CC group (0x16xx): the cache manager
+    detail::cc_ev("CcWorkitemEnqueue", 0x00, perf::cc),
+    detail::cc_ev("CcWorkitemDequeue", 0x01, perf::cc),
+    detail::cc_ev("CcWorkitemComplete", 0x02, perf::cc),
+    detail::cc_ev("CcReadAhead", 0x03, perf::cc),
+    detail::cc_ev("CcWriteBehind", 0x04, perf::cc),
+    detail::cc_ev("CcLazyWriteScan", 0x05, perf::cc),
+    detail::cc_ev("CcCanIWriteFail", 0x06, perf::cc),
+    detail::cc_ev("CcFlushCache", 0x09, perf::cc),
+    detail::cc_ev("CcFlushSection", 0x0A, perf::cc),
+    // CRITSEC group (0x17xx): logged by user-mode critical-section sessions (xperf -critsec), no kernel flag
+    detail::critsec_ev("CritSecCollision", 0x22),
     // SPLITIO group (0x1Bxx)
     detail::splitio_ev("SplitIO", 0x20, perf::split_io),
+    // THREAD_POOL group (0x1Cxx): user-mode thread-pool events, no kernel flag
+    detail::threadpool_ev("ThreadPoolCallbackEnqueue", 0x20),
+    detail::threadpool_ev("ThreadPoolCallbackDequeue", 0x21),
+    detail::threadpool_ev("ThreadPoolCallbackStart", 0x22),
+    detail::threadpool_ev("ThreadPoolCallbackStop", 0x23),
+    detail::threadpool_ev("ThreadPoolCallbackCancel", 0x24),
+    detail::threadpool_ev("ThreadPoolCreate", 0x25),
+    detail::threadpool_ev("ThreadPoolClose", 0x26),
+    detail::threadpool_ev("ThreadPoolSetMinThreads", 0x27),
+    detail::threadpool_ev("ThreadPoolSetMaxThreads", 0x28),
 };
 // clang-format on
 

@@ -34,6 +34,7 @@
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/request/custom_counters.hpp"
 #include "etwctl/request/layouts.hpp"
+#include "etwctl/request/logger_query.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/status_codes.hpp"
 #include "etwctl/types.hpp"
@@ -143,6 +144,17 @@ public:
             return true;
         }
         return false;
+    }
+
+    /// Names a started logger (ASCII, up to 63 characters), so the trace-control query
+    /// (NtTraceControl EtwQueryLoggerCode, request/logger_query.hpp) finds it by name. The NT Kernel
+    /// Logger answers to "NT Kernel Logger" without this. False if there is no such logger.
+    bool set_logger_name(std::uint16_t id, std::string_view name) noexcept {
+        auto* l = find_logger(id);
+        if (!l || name.size() >= sizeof l->name) return false;
+        std::memcpy(l->name, name.data(), name.size());
+        l->name_length = name.size();
+        return true;
     }
 
     void set_privilege(bool held) noexcept { privilege_ = held; }
@@ -363,6 +375,8 @@ private:
         std::size_t config_count = 0;
         guid disallow[limits::max_disallow_list] = {};
         std::size_t disallow_count = 0;
+        char name[64] = {};
+        std::size_t name_length = 0;
     };
     struct registration {
         bool used = false;
@@ -666,6 +680,36 @@ private:
             if (out_length < needed) return ntstatus::buffer_too_small;
             if (needed) std::memcpy(out, l->disallow, needed);
             return ntstatus::success;
+        }
+        case logger_query::control_code: {
+            // The query by name: WMI_LOGGER_INFORMATION in and out; the answer is the logger's
+            // TRACEHANDLE in Wnode.HistoricalContext (this model: the logger id).
+            logger_query::wmi_logger_information info;
+            if (in == nullptr || out == nullptr || in_length < sizeof info || out_length < sizeof info)
+                return ntstatus::invalid_parameter;
+            std::memcpy(&info, in, sizeof info);
+            auto const& n = info.logger_name;
+            if (n.buffer == nullptr || n.length == 0 || n.length % 2 != 0) return ntstatus::invalid_parameter;
+            auto const matches = [&](std::string_view name) {
+                if (name.size() != n.length / 2u) return false;
+                for (std::size_t i = 0; i < name.size(); ++i) {
+                    char16_t a = n.buffer[i], b = static_cast<char16_t>(static_cast<unsigned char>(name[i]));
+                    if (a >= u'A' && a <= u'Z') a = static_cast<char16_t>(a - u'A' + u'a');
+                    if (b >= u'A' && b <= u'Z') b = static_cast<char16_t>(b - u'A' + u'a');
+                    if (a != b) return false;
+                }
+                return true;
+            };
+            for (auto const& l : loggers_) {
+                bool const kernel_logger = l.id == limits::kernel_logger_id && matches("NT Kernel Logger");
+                if (!l.started || !(kernel_logger || (l.name_length && matches(std::string_view(l.name, l.name_length)))))
+                    continue;
+                info.wnode.historical_context = l.id;
+                std::memcpy(out, &info, sizeof info);
+                *return_length = static_cast<std::uint32_t>(sizeof info);
+                return ntstatus::success;
+            }
+            return ntstatus::wmi_instance_not_found;
         }
         default:
             return ntstatus::invalid_device_request;

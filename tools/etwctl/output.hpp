@@ -1,0 +1,36 @@
+// Reporting: usage errors, failures (rule / kernel status / partial), exit codes, hints.
+#pragma once
+
+#include <string>
+#include <system_error>
+
+#include "cli.hpp"
+#include "text.hpp"
+
+namespace etwctl_tool {
+
+struct context {
+    command_line const& cl;
+    std::string command;
+    bool simulated = false;
+};
+
+struct failure {
+    int code = exit_ok;
+    std::error_code ec;
+    std::string message;     ///< what failed, in the tool's words
+    json_object details;     ///< extra JSON members
+    std::string hint;        ///< overrides the status's own hint
+};
+
+/// Prints a usage error (and the command's usage) and returns exit_usage.
+int usage_error(context const& ctx, std::string const& message);
+
+/// Exit code for an error: a broken rule (checked before the call) is 2, except the name-parsing
+/// rules, which are usage errors; anything the kernel said is 3.
+int exit_code_of(std::error_code const& ec);
+
+/// Prints the failure (stderr; the error object on stdout with --json) and returns f.code.
+int report_failure(context const& ctx, failure const& f);
+
+} // namespace etwctl_tool

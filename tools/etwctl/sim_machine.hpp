@@ -1,0 +1,17 @@
+// The simulated machine the tool runs against with --sim (or off Windows).
+#pragma once
+
+#include <string>
+
+#include "etwctl/testing/sim_kernel.hpp"
+
+namespace etwctl_tool {
+
+/// The NT Kernel Logger running in system-logger mode with the flags of a typical CPU-profiling
+/// session, privilege held. ETWCTL_SIM (comma-separated) changes it, so scripts and tests can exercise
+/// refusals: no-privilege, flags=NAMES, logger=N[:NAME] (system-logger mode), user-logger=N[:NAME]
+/// (not system-logger mode), paged-logger=N[:NAME], max-pmc=N, no-query-interval, pmc-events=NAMES
+/// (the NT Kernel Logger's PMC event list already set, as by an earlier run).
+bool configure_sim(etwctl::sim::kernel& k, std::string& error);
+
+} // namespace etwctl_tool
