@@ -71,6 +71,10 @@ enum class rule : std::uint16_t {
     custom_counter_description,
     custom_counter_description_taken,
     custom_counter_not_listed,
+    // the classes of later Windows releases (classes/current_windows.hpp; SDK evntrace.h limits)
+    lbr_events_too_many,
+    context_register_too_many,
+    periodic_capture_too_many,
     count_ // keep last
 };
 
@@ -172,6 +176,12 @@ inline constexpr rule_info rule_table[] = {
      "custom hardware counter: the profile-source list already has a source with this description (its id would be ambiguous)"},
     {rule::custom_counter_not_listed, win32::invalid_data, "custom_counter_not_listed",
      "custom hardware counter: the kernel accepted the source but the profile-source list does not show its description"},
+    {rule::lbr_events_too_many, win32::implementation_limit, "lbr_events_too_many",
+     "TraceLbrEventListInfo: more than 4 events (TRACE_LBR_MAXIMUM_EVENTS)"},
+    {rule::context_register_too_many, win32::incorrect_size, "context_register_too_many",
+     "TraceContextRegisterInfo: more than 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)"},
+    {rule::periodic_capture_too_many, win32::incorrect_size, "periodic_capture_too_many",
+     "TracePeriodicCaptureStateListInfo: more than 16 providers"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

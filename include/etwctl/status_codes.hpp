@@ -35,6 +35,7 @@
     X(mr_mid_not_found, 317, "ERROR_MR_MID_NOT_FOUND") \
     X(noaccess, 998, "ERROR_NOACCESS") \
     X(privilege_not_held, 1314, "ERROR_PRIVILEGE_NOT_HELD") \
+    X(implementation_limit, 1292, "ERROR_IMPLEMENTATION_LIMIT") \
     X(file_corrupt, 1392, "ERROR_FILE_CORRUPT") \
     X(no_system_resources, 1450, "ERROR_NO_SYSTEM_RESOURCES") \
     X(incorrect_size, 1462, "ERROR_INCORRECT_SIZE") \

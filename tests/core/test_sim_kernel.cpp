@@ -1,5 +1,17 @@
 // The simulated kernel's own rules: it is a model that refuses what the kernel refuses, not a recorder.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "sim_fixture.hpp"
+
+#if !defined(_WIN32)
+#include <csignal>
+
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 using namespace etwctl;
 using namespace etwctl_test;
@@ -181,4 +193,129 @@ TEST_CASE("NtTraceControl: ReturnSize required; disallow list shape; unknown cod
     CHECK(m.k.nt_trace_control(0x22, &h, 8, nullptr, 0, &ret) == ntstatus::buffer_too_small);
     CHECK(ret == 16);
     CHECK(m.k.nt_trace_control(0x99, &h, 8, nullptr, 0, &ret) == ntstatus::invalid_device_request);
+}
+
+// ---- issue 12: sizes, checked log access, size of the object ------------------------------------
+
+namespace {
+sim::kernel static_kernel; // a sim::kernel as a static object (it is large: see sim_kernel.hpp)
+
+std::size_t source_list_entries(sim::kernel& k) {
+    profile_source_list_buffer<> storage;
+    auto const list = query<profile_source_list>(k, storage);
+    REQUIRE(list.has_value());
+    std::size_t n = 0;
+    for (auto const& s : *list) {
+        static_cast<void>(s);
+        ++n;
+    }
+    return n;
+}
+} // namespace
+
+TEST_CASE("sim: a profile-source name of 2^31 characters is refused, not wrapped to a small record") {
+    // Before the fix record_size computed 0x18 + 2 * (2^31 + 1) in 32 bits (0x1A, rounded to 0x20) and
+    // the reply then wrote 2^31 characters into a 0x20-byte record: far out of the caller's buffer.
+    // The name's characters are never read when it is refused, so a short buffer stands for them.
+    static char const chars[8] = "Huge";
+    sim::profile_source_desc const huge[] = {{0, "Timer", 10000, 1221, 1000000},
+                                             {40, std::string_view(chars, (std::size_t{1} << 31) + 1), 65536, 4096, 65536}};
+    machine m;
+    std::size_t const before = m.k.profile_sources().size();
+    CHECK_FALSE(m.k.set_profile_sources(huge));
+    CHECK(m.k.profile_sources().size() == before); // unchanged
+    CHECK(source_list_entries(m.k) == before);     // and the reply is still the old, well-formed list
+
+    // The cap itself: max_profile_source_name_length characters are accepted, one more is refused.
+    std::string const at_cap(sim::kernel::max_profile_source_name_length, 'N');
+    std::string const over_cap(sim::kernel::max_profile_source_name_length + 1, 'N');
+    sim::profile_source_desc const ok[] = {{0, "Timer", 10000, 1221, 1000000}, {40, at_cap, 65536, 4096, 65536}};
+    sim::profile_source_desc const too_long[] = {{0, "Timer", 10000, 1221, 1000000}, {40, over_cap, 65536, 4096, 65536}};
+    CHECK(m.k.set_profile_sources(ok));
+    CHECK(m.k.profile_sources().size() == 2);
+    CHECK(source_list_entries(m.k) == 2);
+    CHECK_FALSE(m.k.set_profile_sources(too_long));
+    CHECK(m.k.profile_sources().size() == 2);
+}
+
+TEST_CASE("sim: more sources than max_profile_sources_known are refused, not cut") {
+    std::vector<sim::profile_source_desc> many(sim::kernel::max_profile_sources_known + 1,
+                                               sim::profile_source_desc{0, "S", 65536, 4096, 65536});
+    for (std::size_t i = 0; i < many.size(); ++i) many[i].id = static_cast<std::uint32_t>(i);
+    machine m;
+    std::size_t const before = m.k.profile_sources().size();
+    CHECK_FALSE(m.k.set_profile_sources(many)); // before the fix: silently the first 48
+    CHECK(m.k.profile_sources().size() == before);
+    many.pop_back();
+    CHECK(m.k.set_profile_sources(many));
+    CHECK(m.k.profile_sources().size() == sim::kernel::max_profile_sources_known);
+}
+
+TEST_CASE("sim: checked request-log access") {
+    machine m;
+    m.k.clear_requests();
+    CHECK(m.k.request_count() == 0);
+    CHECK_FALSE(m.k.find_last_request().has_value()); // last_request() here would read index -1
+    CHECK_FALSE(m.k.find_request(0).has_value());
+    std::uint32_t interval = 0;
+    CHECK(m.k.nt_query_interval_profile(0, &interval) == 0);
+    REQUIRE(m.k.find_last_request().has_value());
+    CHECK(m.k.find_last_request()->function == kernel_function::nt_query_interval_profile);
+    CHECK(m.k.find_request(0)->function == kernel_function::nt_query_interval_profile);
+    CHECK_FALSE(m.k.find_request(1).has_value());
+    CHECK(&m.k.last_request() == &m.k.request(0));
+}
+
+#if !defined(_WIN32)
+namespace {
+/// Runs f in a child process; true if the child died of a signal (GSL's Expects terminates: SIGABRT).
+template <class F>
+bool dies(F f) {
+    pid_t const pid = fork();
+    if (pid == 0) {
+        std::signal(SIGABRT, SIG_DFL); // die of the signal, not of the test framework's crash handler
+        f();
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFSIGNALED(status);
+}
+} // namespace
+
+TEST_CASE("sim: last_request() on an empty log and request(i) out of range stop the program (Expects)") {
+    CHECK(dies([] {
+        sim::kernel* k = new sim::kernel; // NOLINT: leaked on purpose, the child dies
+        k->clear_requests();
+        static_cast<void>(k->last_request());
+    }));
+    CHECK(dies([] {
+        sim::kernel* k = new sim::kernel; // NOLINT
+        std::uint32_t v = 0;
+        static_cast<void>(k->nt_query_interval_profile(0, &v));
+        static_cast<void>(k->request(1));
+    }));
+    CHECK_FALSE(dies([] {
+        sim::kernel* k = new sim::kernel; // NOLINT
+        std::uint32_t v = 0;
+        static_cast<void>(k->nt_query_interval_profile(0, &v));
+        static_cast<void>(k->request(0));
+    }));
+}
+#endif
+
+TEST_CASE("sim: works as a static object and on the heap") {
+    // sizeof(sim::kernel) is large (see sim_kernel.hpp); both placements must work the same.
+    static_assert(sizeof(sim::kernel) > 64 * 1024, "update the size note in sim_kernel.hpp if this shrinks");
+    auto heap = std::make_unique<sim::kernel>();
+    for (sim::kernel* k : {&static_kernel, heap.get()}) {
+        k->clear_requests();
+        std::uint64_t const session = k->start_logger(7);
+        REQUIRE(session == 7);
+        CHECK_FALSE(set<stack_tracing>(*k, session_handle{session}, stack_walk<"CSwitch">));
+        CHECK(k->request_count() == 1);
+        REQUIRE(k->stack_tracing_hooks(7).size() == 1);
+        CHECK(k->stack_tracing_hooks(7)[0] == 0x0524U);
+        CHECK(k->stop_logger(7));
+    }
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "etwctl/classes/current_windows.hpp"
 #include "etwctl/profiler/custom_counters.hpp"
 #include "etwctl/profiler/guards.hpp"
 #include "etwctl/names/parse.hpp"
@@ -305,6 +306,12 @@ trigger const triggers[] = {
          auto k = std::make_unique<add_ignoring_kernel>();
          return as_rule(add_profile_source(*k, intel_counter{.event_select = 0x24}, "Ghost", profile_interval{4096}).error());
      }},
+    {rule::lbr_events_too_many, "set<lbr_event_list> with 5 hook ids",
+     [] { machine m; std::vector<hook_id> h(5, hook_id{0x0524}); return as_rule(set<lbr_event_list>(*m.k, session_handle{1}, h)); }},
+    {rule::context_register_too_many, "set<context_register> with 9 hook ids",
+     [] { machine m; std::vector<hook_id> h(9, hook_id{0x0524}); return as_rule(set<context_register>(*m.k, session_handle{1}, h)); }},
+    {rule::periodic_capture_too_many, "set<periodic_capture_state_list> with 17 providers",
+     [] { machine m; std::vector<guid> g(17); return as_rule(set<periodic_capture_state_list>(*m.k, session_handle{1}, capture_frequency{60}, g)); }},
     {rule::parse_input_too_long, "parse_kernel_flags of a text one byte over limits::max_parse_length",
      [] {
          static char text[limits::max_parse_length + 1];

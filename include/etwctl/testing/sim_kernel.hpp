@@ -20,13 +20,32 @@
 //    NtQueryIntervalProfile) -> STATUS_ENTRYPOINT_NOT_FOUND, like native_kernel.
 // Choices where no source gives the kernel's behaviour are marked "model choice" and listed in docs/choices.md.
 // Fixed capacity throughout: no heap, so it can stand in for the kernel in allocation-counting tests.
+//
+// Size: a sim::kernel holds all of that inline and is large (about 160 KB on x86-64, sizeof(sim::kernel),
+// growing as newer classes are modelled: the per-logger
+// stack and disallow lists dominate, then the request log's 512 records and 32 KiB byte arena). It
+// works as a static object or on the heap (std::make_unique<sim::kernel>()); as a local it wants a
+// thread with a large stack (the 1 MiB default of a Windows thread is enough, a small fiber's is not).
+//
+// Threading contract: one thread at a time. Nothing in a sim::kernel is synchronized (the request log,
+// the injection counter and the machine state change on every call), so a test that drives one kernel
+// from several threads must serialize the calls itself (a mutex around every call, as
+// tests/reliability/test_sim_threads.cpp does), and reading the log needs the same lock. Separate
+// kernels share nothing and may be used on separate threads at the same time.
+//
+// Sizes: every length the sim computes (request log, profile-source records) is 64-bit; a source
+// name longer than max_profile_source_name_length, or more sources than max_profile_sources_known,
+// is refused by set_profile_sources (false, list unchanged) rather than wrapped or cut.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string_view>
+
+#include <gsl/assert>
 
 #include "etwctl/config.hpp"
 #include "etwctl/group_mask.hpp"
@@ -107,6 +126,9 @@ public:
     static constexpr std::size_t max_loggers_started = 16;
     static constexpr std::size_t max_system_loggers = 8;
     static constexpr std::size_t max_profile_sources_known = 48;
+    /// The longest profile-source name set_profile_sources accepts (characters). Real names are
+    /// under 64; custom counter descriptions at most 126.
+    static constexpr std::size_t max_profile_source_name_length = 256;
     static constexpr std::size_t max_registrations = 16;
     static constexpr std::size_t max_records = 512;
     static constexpr std::size_t record_arena_size = 32 * 1024;
@@ -161,15 +183,20 @@ public:
     bool privilege() const noexcept { return privilege_; }
 
     /// Replaces the machine's profile-source list; intervals reset to each source's default.
-    void set_profile_sources(std::span<profile_source_desc const> sources) noexcept {
+    /// Refuses (returns false, changes nothing) more than max_profile_sources_known sources or a name
+    /// longer than max_profile_source_name_length: nothing is cut silently, no size wraps.
+    bool set_profile_sources(std::span<profile_source_desc const> sources) noexcept {
+        if (sources.size() > max_profile_sources_known) return false;
+        for (auto const& s : sources)
+            if (s.name.size() > max_profile_source_name_length) return false;
         source_count_ = 0;
         for (auto& c : custom_) c.used = false;
         for (auto const& s : sources) {
-            if (source_count_ == max_profile_sources_known) break;
             sources_[source_count_] = s;
             intervals_[source_count_] = s.interval;
             ++source_count_;
         }
+        return true;
     }
     std::span<profile_source_desc const> profile_sources() const noexcept { return {sources_, source_count_}; }
 
@@ -290,8 +317,25 @@ public:
 
     // ---- the request log -------------------------------------------------------------------------
     std::size_t request_count() const noexcept { return record_count_; }
-    recorded_request const& request(std::size_t i) const noexcept { return records_[i]; }
-    recorded_request const& last_request() const noexcept { return records_[record_count_ - 1]; }
+    /// The i-th recorded request. Precondition (GSL Expects: terminates): i < request_count().
+    recorded_request const& request(std::size_t i) const noexcept {
+        Expects(i < record_count_);
+        return records_[i];
+    }
+    /// The latest recorded request. Precondition (GSL Expects: terminates): request_count() != 0.
+    recorded_request const& last_request() const noexcept {
+        Expects(record_count_ != 0);
+        return records_[record_count_ - 1];
+    }
+    /// Checked forms for code that cannot guarantee the preconditions: nullopt when out of range.
+    std::optional<recorded_request> find_request(std::size_t i) const noexcept {
+        if (i >= record_count_) return std::nullopt;
+        return records_[i];
+    }
+    std::optional<recorded_request> find_last_request() const noexcept {
+        if (record_count_ == 0) return std::nullopt;
+        return records_[record_count_ - 1];
+    }
     std::span<recorded_request const> requests() const noexcept { return {records_, record_count_}; }
     std::size_t dropped_requests() const noexcept { return dropped_; }
     void clear_requests() noexcept {
@@ -607,7 +651,9 @@ private:
             return ntstatus::success;
         }
         case event_trace_information_class::profile_source_list: {
-            std::uint32_t const needed = kernel_profile_list_records_offset + profile_list_size();
+            std::uint64_t const needed64 = kernel_profile_list_records_offset + profile_list_size();
+            if (needed64 > 0xFFFFFFFFULL) return ntstatus::insufficient_resources; // cannot happen under the name cap
+            auto const needed = static_cast<std::uint32_t>(needed64);
             set_returned(needed);
             if (length < needed) return ntstatus::info_length_mismatch;
             write_profile_list(static_cast<std::byte*>(buf) + kernel_profile_list_records_offset,
@@ -624,12 +670,14 @@ private:
         }
     }
 
-    static constexpr std::uint32_t record_size(profile_source_desc const& s) noexcept {
-        std::uint32_t const raw = static_cast<std::uint32_t>(profile_source_info_description_offset + 2 * (s.name.size() + 1));
-        return (raw + 7U) & ~7U; // 8-aligned records (they hold a ULONG64)
+    /// 64-bit: a 2^31-character name must not wrap to a small record (set_profile_sources caps names
+    /// anyway; this keeps the arithmetic honest for any name).
+    static constexpr std::uint64_t record_size(profile_source_desc const& s) noexcept {
+        std::uint64_t const raw = std::uint64_t{profile_source_info_description_offset} + 2 * (std::uint64_t{s.name.size()} + 1);
+        return (raw + 7U) & ~std::uint64_t{7}; // 8-aligned records (they hold a ULONG64)
     }
-    std::uint32_t profile_list_size() const noexcept {
-        std::uint32_t n = 0;
+    std::uint64_t profile_list_size() const noexcept {
+        std::uint64_t n = 0;
         for (std::size_t i = 0; i < source_count_; ++i) n += record_size(sources_[i]);
         return n;
     }
@@ -639,8 +687,9 @@ private:
         std::size_t off = 0;
         for (std::size_t i = 0; i < source_count_; ++i) {
             auto const& s = sources_[i];
-            std::uint32_t const size = record_size(s);
-            if (size < sizeof(profile_source_info_header) || size > capacity - off) return;
+            std::uint64_t const size64 = record_size(s);
+            if (size64 < sizeof(profile_source_info_header) || size64 > capacity - off) return;
+            auto const size = static_cast<std::uint32_t>(size64); // <= capacity, a ULONG length
             profile_source_info_header h;
             h.next_entry_offset = i + 1 == source_count_ ? 0 : size;
             h.source = s.id;

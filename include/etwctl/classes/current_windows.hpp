@@ -1,0 +1,527 @@
+// etwctl/classes/current_windows.hpp - the typed API of the information classes later Windows releases
+// added to TraceSetInformation / TraceQueryInformation (TRACE_INFO_CLASS 16-28, SDK evntrace.h).
+//
+//   set<stack_caching>(k, session, stack_cache_size::mebibytes(16), stack_cache_buckets{1024})   class 24
+//   set<unified_stack_caching>(k, session, stack_cache_size::mebibytes(16), stack_cache_buckets{1024}) 26
+//   set<lbr_configuration>(k, session, lbr_options{lbr::exclude_kernel | lbr::callstack_enable})      20
+//   set<lbr_event_list>(k, session, stack_walk<"CSwitch+Profile">)            (<= 4 hook ids)        21
+//   set<session_binary_tracking>(k, session, true)                                                 18
+//   set<periodic_capture_state_list>(k, session, capture_frequency{60}, providers) (<= 16 GUIDs)    16
+//   set<periodic_capture_state_list>(k, session)                              (clears)             16
+//   set<context_register>(k, session, hooks)                                  (<= 8 hook ids)      28
+//   query<max_loggers>(k), query<max_pmc_counters>(k)                         -> result<uint32_t>  19, 22
+//   query<stream_count>(k, session)                                           -> result<uint32_t>  23
+//   query<pmc_counter_owners>(k, storage[, processor])                        -> result<pmc_owner_view> 25
+//   query<pmc_session_information>(k, storage)                                -> result<pmc_session_view> 27
+// Class 17 (TracePeriodicCaptureStateInfo) is not offered: its caller-side output is public but no
+// public source says what request SECHOST sends for it (docs/choices.md).
+//
+// Naming: the EventSetInformation class EventProviderBinaryTrackInfo already owns the tag
+// `provider_binary_tracking` (per provider registration, no payload). TRACE_INFO_CLASS 18
+// (TraceProviderBinaryTracking) is a different request on a different object: it switches binary
+// tracking on or off for a whole trace session (NtTraceControl 0x29 with the logger id). Its tag is
+// `session_binary_tracking`, named after what it acts on, so neither call can be mistaken for the other.
+//
+// "Not on this Windows": a kernel that predates a class answers STATUS_NOT_IMPLEMENTED (a system class)
+// or STATUS_INVALID_DEVICE_REQUEST (an NtTraceControl code), both ERROR_INVALID_FUNCTION. The typed
+// calls report that as an error in missing_class_category(): its value is the TRACE_INFO_CLASS, its
+// message "this Windows does not support TraceStackCachingInfo (...)", and it compares equal to
+// win32_condition(ERROR_INVALID_FUNCTION) like the raw status would.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "etwctl/classes/info_classes.hpp"
+#include "etwctl/config.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/guid.hpp"
+#include "etwctl/hook_list.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/query.hpp"
+#include "etwctl/request/current_windows.hpp"
+#include "etwctl/request/layouts.hpp"
+#include "etwctl/rules.hpp"
+#include "etwctl/set.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+// ---- "this Windows does not support <class>" ---------------------------------------------------------
+
+/// The SDK name of a TRACE_INFO_CLASS of later releases (16-28), or "" for others.
+constexpr std::string_view current_class_name(std::uint32_t c) noexcept {
+    switch (c) {
+    case 16: return "TracePeriodicCaptureStateListInfo";
+    case 17: return "TracePeriodicCaptureStateInfo";
+    case 18: return "TraceProviderBinaryTracking";
+    case 19: return "TraceMaxLoggersQuery";
+    case 20: return "TraceLbrConfigurationInfo";
+    case 21: return "TraceLbrEventListInfo";
+    case 22: return "TraceMaxPmcCounterQuery";
+    case 23: return "TraceStreamCount";
+    case 24: return "TraceStackCachingInfo";
+    case 25: return "TracePmcCounterOwners";
+    case 26: return "TraceUnifiedStackCachingInfo";
+    case 27: return "TracePmcSessionInformation";
+    case 28: return "TraceContextRegisterInfo";
+    default: return "";
+    }
+}
+
+namespace detail {
+class missing_class_category_impl final : public std::error_category {
+public:
+    char const* name() const noexcept override { return "etwctl.missing_class"; }
+    std::string message(int value) const override {
+        auto const c = static_cast<std::uint32_t>(value);
+        std::string_view const n = current_class_name(c);
+        return "this Windows does not support " + std::string(n.empty() ? "the information class" : n) +
+               " (information class " + std::to_string(c) +
+               "; the kernel lacks the request: STATUS_NOT_IMPLEMENTED / STATUS_INVALID_DEVICE_REQUEST, "
+               "ERROR_INVALID_FUNCTION)";
+    }
+    std::error_condition default_error_condition(int) const noexcept override {
+        return win32_condition(win32::invalid_function);
+    }
+};
+inline constinit missing_class_category_impl const missing_class_category_object{};
+} // namespace detail
+
+inline std::error_category const& missing_class_category() noexcept { return detail::missing_class_category_object; }
+
+/// The error a typed call returns when the kernel lacks the class.
+inline std::error_code missing_class_error(trace_info_class c) noexcept {
+    return {static_cast<int>(c), missing_class_category()};
+}
+
+// ---- strong types ----------------------------------------------------------------------------------------
+
+/// TRACE_STACK_CACHING_INFO CacheSize, in bytes. The kernel clamps it to 3..50 MiB.
+struct stack_cache_size {
+    std::uint32_t bytes = 0;
+    static constexpr stack_cache_size mebibytes(std::uint32_t n) noexcept { return {n * 1024U * 1024U}; }
+    friend constexpr bool operator==(stack_cache_size, stack_cache_size) noexcept = default;
+};
+/// TRACE_STACK_CACHING_INFO BucketCount. The kernel clamps it to 256..4096.
+struct stack_cache_buckets {
+    std::uint32_t count = 0;
+    friend constexpr bool operator==(stack_cache_buckets, stack_cache_buckets) noexcept = default;
+};
+
+/// TRACE_LBR_CONFIGURATION flags (lbr::exclude_kernel, ...). Excluding both kernel and user records
+/// nothing: the kernel refuses it (STATUS_INVALID_PARAMETER); a constant refuses it at compile time
+/// (lbr_options::checked<...>()).
+struct lbr_options {
+    std::uint32_t flags = 0;
+    constexpr bool records_something() const noexcept { return (flags & 3U) != 3U; }
+    template <std::uint32_t Flags>
+    static constexpr lbr_options checked() noexcept {
+        static_assert((Flags & 3U) != 3U, "etwctl::lbr_options: excluding both kernel and user branches records nothing "
+                                          "(the kernel refuses it)");
+        static_assert((Flags & ~lbr::all) == 0, "etwctl::lbr_options: unknown TRACE_LBR_CONFIGURATION bits");
+        return {Flags};
+    }
+    friend constexpr bool operator==(lbr_options, lbr_options) noexcept = default;
+};
+
+/// TRACE_PERIODIC_CAPTURE_STATE_INFO CaptureStateFrequencyInSeconds.
+struct capture_frequency {
+    std::uint32_t seconds = 0;
+};
+
+/// One ETW_PMC_COUNTER_OWNER.
+struct pmc_counter_owner {
+    pmc_owner_type type = pmc_owner_type::free;
+    std::uint32_t profile_source = 0;
+    std::uint32_t owner_tag = 0; ///< with the simulated and real kernels: the owning logger's id for ETW owners
+};
+
+constexpr std::string_view to_string(pmc_owner_type t) noexcept {
+    switch (t) {
+    case pmc_owner_type::free: return "free";
+    case pmc_owner_type::untagged: return "untagged (held outside ETW)";
+    case pmc_owner_type::tagged: return "tagged";
+    case pmc_owner_type::tagged_with_source: return "tagged with source";
+    }
+    return "?";
+}
+
+/// A checked ETW_PMC_COUNTER_OWNERSHIP_STATUS in the caller's storage.
+class pmc_owner_view {
+public:
+    constexpr pmc_owner_view() noexcept = default;
+    /// rule::ok if bytes hold the head and NumberOfCounters whole records.
+    static rule parse(std::span<std::byte const> bytes, pmc_owner_view& out) noexcept {
+        out = {};
+        if (bytes.size() < pmc_owners_head_size) return rule::kernel_reply_malformed;
+        std::uint32_t n;
+        std::memcpy(&n, bytes.data() + 4, 4);
+        if (n > (bytes.size() - pmc_owners_head_size) / pmc_owner_record_size) return rule::kernel_reply_malformed;
+        out.bytes_ = bytes.first(pmc_owners_head_size + pmc_owner_record_size * n);
+        out.count_ = n;
+        return rule::ok;
+    }
+    std::uint32_t processor() const noexcept { return field(0); }
+    std::size_t size() const noexcept { return count_; }
+    bool empty() const noexcept { return count_ == 0; }
+    pmc_counter_owner operator[](std::size_t i) const noexcept {
+        std::size_t const o = pmc_owners_head_size + pmc_owner_record_size * i;
+        return {static_cast<pmc_owner_type>(field(o)), field(o + 4), field(o + 8)};
+    }
+    /// How many counters have an owner of a type other than free.
+    std::size_t owned() const noexcept {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < count_; ++i) n += (*this)[i].type != pmc_owner_type::free ? 1 : 0;
+        return n;
+    }
+
+private:
+    std::uint32_t field(std::size_t off) const noexcept {
+        std::uint32_t v;
+        std::memcpy(&v, bytes_.data() + off, 4);
+        return v;
+    }
+    std::span<std::byte const> bytes_{};
+    std::size_t count_ = 0;
+};
+
+/// Storage for query<pmc_counter_owners>: room for MaxCounters records.
+template <std::size_t MaxCounters = 16>
+struct pmc_owner_buffer {
+    alignas(4) std::byte bytes[pmc_owners_head_size + pmc_owner_record_size * MaxCounters];
+    constexpr operator std::span<std::byte>() noexcept { return bytes; } // NOLINT: storage is passed as-is
+};
+
+/// One ETW_PMC_SESSION_INFO record of a checked chain.
+class pmc_session_entry {
+public:
+    constexpr pmc_session_entry() noexcept = default;
+    explicit pmc_session_entry(std::byte const* p) noexcept : p_(p) {}
+    std::uint16_t logger_id() const noexcept {
+        std::uint16_t v;
+        std::memcpy(&v, p_ + 4, 2);
+        return v;
+    }
+    std::size_t source_count() const noexcept { return u32(8); }
+    std::size_t hook_count() const noexcept { return u32(12); }
+    std::uint32_t source(std::size_t i) const noexcept { return u32(pmc_session_head_size + 4 * i); }
+    /// Hook ids are USHORTs (SDK), in slots the kernel sizes at 4 bytes each.
+    hook_id hook(std::size_t i) const noexcept {
+        std::uint16_t v;
+        std::memcpy(&v, p_ + pmc_session_head_size + 4 * source_count() + 2 * i, 2);
+        return hook_id{v};
+    }
+
+private:
+    std::uint32_t u32(std::size_t off) const noexcept {
+        std::uint32_t v;
+        std::memcpy(&v, p_ + off, 4);
+        return v;
+    }
+    std::byte const* p_ = nullptr;
+};
+
+/// A checked chain of ETW_PMC_SESSION_INFO records in the caller's storage.
+class pmc_session_view {
+public:
+    constexpr pmc_session_view() noexcept = default;
+    /// rule::ok if every record lies inside bytes, holds its sources and USHORT hook ids, and the
+    /// offsets move forward by multiples of 4 (no cycles). An empty reply is an empty list.
+    static rule parse(std::span<std::byte const> bytes, pmc_session_view& out) noexcept {
+        out = {};
+        std::size_t off = 0, n = 0;
+        while (off < bytes.size()) {
+            if (bytes.size() - off < pmc_session_head_size) return rule::kernel_reply_malformed;
+            std::uint32_t next, sources, hooks;
+            std::memcpy(&next, bytes.data() + off, 4);
+            std::memcpy(&sources, bytes.data() + off + 8, 4);
+            std::memcpy(&hooks, bytes.data() + off + 12, 4);
+            std::size_t const end = next == 0 ? bytes.size() : off + next;
+            if (next != 0 && (next % 4 != 0 || next > bytes.size() - off)) return rule::kernel_reply_malformed;
+            std::uint64_t const need = pmc_session_head_size + 4ULL * sources + 2ULL * hooks;
+            if (need > end - off) return rule::kernel_reply_malformed;
+            ++n;
+            if (next == 0) break;
+            off += next;
+        }
+        out.bytes_ = bytes;
+        out.count_ = n;
+        return rule::ok;
+    }
+    std::size_t size() const noexcept { return count_; }
+    bool empty() const noexcept { return count_ == 0; }
+    pmc_session_entry operator[](std::size_t i) const noexcept {
+        std::size_t off = 0;
+        for (std::size_t k = 0; k < i; ++k) {
+            std::uint32_t next;
+            std::memcpy(&next, bytes_.data() + off, 4);
+            off += next;
+        }
+        return pmc_session_entry(bytes_.data() + off);
+    }
+
+private:
+    std::span<std::byte const> bytes_{};
+    std::size_t count_ = 0;
+};
+
+// ---- tags ----------------------------------------------------------------------------------------------
+
+#define ETWCTL_DETAIL_CURRENT_TAG(tag, cls, can_set, can_query)                                  \
+    struct tag {                                                                                \
+        static constexpr trace_info_class info_class = trace_info_class::cls;                   \
+        static constexpr std::string_view name = #tag;                                          \
+        static constexpr bool settable = can_set;                                               \
+        static constexpr bool queryable = can_query;                                            \
+    };
+ETWCTL_DETAIL_CURRENT_TAG(periodic_capture_state_list, periodic_capture_state_list, true, false)
+ETWCTL_DETAIL_CURRENT_TAG(session_binary_tracking, provider_binary_tracking, true, false)
+ETWCTL_DETAIL_CURRENT_TAG(max_loggers, max_loggers_query, false, true)
+ETWCTL_DETAIL_CURRENT_TAG(lbr_configuration, lbr_configuration, true, false)
+ETWCTL_DETAIL_CURRENT_TAG(lbr_event_list, lbr_event_list, true, false)
+ETWCTL_DETAIL_CURRENT_TAG(max_pmc_counters, max_pmc_counter_query, false, true)
+ETWCTL_DETAIL_CURRENT_TAG(stream_count, stream_count, false, true)
+ETWCTL_DETAIL_CURRENT_TAG(stack_caching, stack_caching, true, false)
+ETWCTL_DETAIL_CURRENT_TAG(pmc_counter_owners, pmc_counter_owners, false, true)
+ETWCTL_DETAIL_CURRENT_TAG(unified_stack_caching, unified_stack_caching, true, false)
+ETWCTL_DETAIL_CURRENT_TAG(pmc_session_information, pmc_session_information, false, true)
+ETWCTL_DETAIL_CURRENT_TAG(context_register, context_register, true, false)
+#undef ETWCTL_DETAIL_CURRENT_TAG
+
+// ---- the requests, sent ------------------------------------------------------------------------------
+
+namespace detail {
+
+/// A kernel status from a class of later releases: a missing class becomes missing_class_error.
+inline std::error_code current_status(trace_info_class c, std::int32_t status) noexcept {
+    if (status == ntstatus::not_implemented || status == ntstatus::invalid_device_request) return missing_class_error(c);
+    return ntstatus_error_code(status);
+}
+
+template <kernel K, class T>
+std::error_code send_system(K& k, trace_info_class c, T const& request, std::uint32_t length) noexcept {
+    return current_status(c, k.nt_set_system_information(system_performance_trace_information, &request, length));
+}
+template <kernel K>
+std::error_code send_control(K& k, trace_info_class c, std::uint32_t code, void const* in, std::uint32_t in_length,
+                             void* out, std::uint32_t out_length, std::uint32_t& returned) noexcept {
+    returned = 0;
+    return current_status(c, k.nt_trace_control(code, in, in_length, out, out_length, &returned));
+}
+
+template <kernel K>
+std::error_code set_stack_cache(K& k, trace_info_class c, event_trace_information_class kc, session_handle session,
+                                stack_cache_size size, stack_cache_buckets buckets) noexcept {
+    kernel_stack_caching_request r{};
+    r.header = {static_cast<std::uint32_t>(kc), 0, session.value};
+    r.enabled = 1;
+    r.cache_size = size.bytes;
+    r.bucket_count = buckets.count;
+    return send_system(k, c, r, sizeof r);
+}
+
+template <class R>
+concept hook_id_range = hook_range<R>;
+
+template <kernel K, class R>
+std::error_code send_hooks(K& k, trace_info_class c, kernel_request_header head, std::uint32_t extra_head,
+                           R const& hooks, std::size_t max, rule too_many) noexcept {
+    std::size_t const n = std::ranges::size(hooks);
+    if (n > max) return make_error_code(too_many);
+    // {header, [RegisterTypes], ids}: at most 8 ids, built on the stack
+    unsigned char buf[sizeof(kernel_request_header) + 4 + 4 * limits::max_context_register_events] = {};
+    std::memcpy(buf, &head, sizeof head);
+    std::size_t off = sizeof head;
+    if (c == trace_info_class::context_register) {
+        std::memcpy(buf + off, &extra_head, 4);
+        off += 4;
+    }
+    std::size_t i = 0;
+    for (hook_id const h : hooks) {
+        std::uint32_t const wide = h.value;
+        std::memcpy(buf + off + 4 * i++, &wide, 4);
+    }
+    return send_system(k, c, buf, static_cast<std::uint32_t>(off + 4 * n));
+}
+
+} // namespace detail
+
+namespace detail {
+
+template <>
+struct setter<stack_caching> {
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
+        return set_stack_cache(k, trace_info_class::stack_caching, kernel_class::stack_caching, session, size, buckets);
+    }
+};
+
+template <>
+struct setter<unified_stack_caching> {
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
+        return set_stack_cache(k, trace_info_class::unified_stack_caching, kernel_class::unified_stack_caching, session,
+                               size, buckets);
+    }
+};
+
+template <>
+struct setter<lbr_configuration> {
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session, lbr_options options) noexcept {
+        kernel_lbr_configuration_request r{};
+        r.header.trace_handle = session.value;
+        r.options = options.flags;
+        return send_system(k, trace_info_class::lbr_configuration, r, sizeof r);
+    }
+};
+
+template <>
+struct setter<lbr_event_list> {
+    template <kernel K, hook_id_range R>
+    static std::error_code apply(K& k, session_handle session, R const& hooks) noexcept {
+        if constexpr (extent_of<R> != std::dynamic_extent)
+            static_assert(extent_of<R> <= limits::max_lbr_events,
+                          "etwctl::set<lbr_event_list>: at most 4 events (TRACE_LBR_MAXIMUM_EVENTS)");
+        kernel_request_header const head{static_cast<std::uint32_t>(kernel_class::last_branch_event_list), 0, session.value};
+        return send_hooks(k, trace_info_class::lbr_event_list, head, 0, hooks, limits::max_lbr_events,
+                          rule::lbr_events_too_many);
+    }
+};
+
+template <>
+struct setter<context_register> {
+    template <kernel K, hook_id_range R>
+    static std::error_code apply(K& k, session_handle session, R const& hooks) noexcept {
+        if constexpr (extent_of<R> != std::dynamic_extent)
+            static_assert(extent_of<R> <= limits::max_context_register_events,
+                          "etwctl::set<context_register>: at most 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)");
+        kernel_request_header const head{static_cast<std::uint32_t>(kernel_class::context_register), 0, session.value};
+        return send_hooks(k, trace_info_class::context_register, head, context_registers::both, hooks,
+                          limits::max_context_register_events, rule::context_register_too_many);
+    }
+};
+
+template <>
+struct setter<session_binary_tracking> {
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session, bool enable) noexcept {
+        kernel_binary_tracking_request r{};
+        r.logger_id = session.logger().value;
+        r.enable = enable ? 1 : 0;
+        std::uint32_t returned = 0;
+        return send_control(k, trace_info_class::provider_binary_tracking, trace_control::provider_binary_tracking, &r,
+                            sizeof r, nullptr, 0, returned);
+    }
+};
+
+template <>
+struct setter<periodic_capture_state_list> {
+    template <kernel K, guid_range R>
+    static std::error_code apply(K& k, session_handle session, capture_frequency frequency, R const& providers) noexcept {
+        if constexpr (extent_of<R> != std::dynamic_extent)
+            static_assert(extent_of<R> <= limits::max_periodic_capture_providers,
+                          "etwctl::set<periodic_capture_state_list>: at most 16 providers");
+        std::size_t const n = std::ranges::size(providers);
+        if (n > limits::max_periodic_capture_providers) return make_error_code(rule::periodic_capture_too_many);
+        kernel_periodic_capture_request<limits::max_periodic_capture_providers> r{};
+        r.logger_id = session.logger().value;
+        r.frequency_seconds = frequency.seconds;
+        r.provider_count = static_cast<std::uint16_t>(n);
+        std::size_t i = 0;
+        for (auto const& g : providers) r.providers[i++] = guid(g);
+        std::uint32_t returned = 0;
+        return send_control(k, trace_info_class::periodic_capture_state_list, trace_control::periodic_capture_state, &r,
+                            r.length_for(n), nullptr, 0, returned);
+    }
+    /// Clears the session's periodic capture state (the SDK's NULL buffer).
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session) noexcept {
+        guid const none[1] = {};
+        return apply(k, session, capture_frequency{0}, std::span<guid const>(none, 0));
+    }
+};
+
+/// A ULONG answer of NtTraceControl.
+template <kernel K>
+result<std::uint32_t> query_ulong(K& k, trace_info_class c, std::uint32_t code, void const* in, std::uint32_t in_length) noexcept {
+    std::uint32_t value = 0, returned = 0;
+    if (auto const ec = send_control(k, c, code, in, in_length, &value, sizeof value, returned); ec) return ec;
+    if (returned < sizeof value) return rule::kernel_reply_malformed;
+    return value;
+}
+
+template <>
+struct querier<max_loggers> {
+    template <kernel K>
+    static result<std::uint32_t> apply(K& k) noexcept {
+        return query_ulong(k, trace_info_class::max_loggers_query, trace_control::max_loggers, nullptr, 0);
+    }
+};
+
+template <>
+struct querier<max_pmc_counters> {
+    template <kernel K>
+    static result<std::uint32_t> apply(K& k) noexcept {
+        return query_ulong(k, trace_info_class::max_pmc_counter_query, trace_control::max_pmc_counters, nullptr, 0);
+    }
+};
+
+template <>
+struct querier<stream_count> {
+    template <kernel K>
+    static result<std::uint32_t> apply(K& k, session_handle session) noexcept {
+        kernel_stream_count_request r{};
+        r.logger_id = session.logger().value;
+        return query_ulong(k, trace_info_class::stream_count, trace_control::stream_count, &r, sizeof r);
+    }
+};
+
+template <>
+struct querier<pmc_counter_owners> {
+    /// storage: at least 8 + 12 x query<max_pmc_counters> bytes (pmc_owner_buffer<> holds 16 counters).
+    template <kernel K>
+    static result<pmc_owner_view> apply(K& k, std::span<std::byte> storage, std::uint32_t processor = 0,
+                                        std::uint32_t* required_size = nullptr) noexcept {
+        if (storage.size() < pmc_owners_head_size) return rule::kernel_reply_malformed;
+        std::memset(storage.data(), 0, storage.size());
+        std::memcpy(storage.data(), &processor, 4);
+        auto const length = static_cast<std::uint32_t>(storage.size() > 0xFFFFFFFFU ? 0xFFFFFFFFU : storage.size());
+        std::uint32_t returned = 0;
+        auto const ec = send_control(k, trace_info_class::pmc_counter_owners, trace_control::pmc_counter_owners,
+                                     storage.data(), length, storage.data(), length, returned);
+        if (required_size) *required_size = returned;
+        if (ec) return ec;
+        if (returned > length) return rule::kernel_reply_malformed;
+        pmc_owner_view v;
+        if (rule const r = pmc_owner_view::parse(storage.first(returned), v); r != rule::ok) return r;
+        return v;
+    }
+};
+
+template <>
+struct querier<pmc_session_information> {
+    template <kernel K>
+    static result<pmc_session_view> apply(K& k, std::span<std::byte> storage, std::uint32_t* required_size = nullptr) noexcept {
+        auto const length = static_cast<std::uint32_t>(storage.size() > 0xFFFFFFFFU ? 0xFFFFFFFFU : storage.size());
+        std::uint32_t returned = 0;
+        auto const ec = send_control(k, trace_info_class::pmc_session_information, trace_control::pmc_session_information,
+                                     nullptr, 0, storage.empty() ? nullptr : storage.data(), length, returned);
+        if (required_size) *required_size = returned;
+        if (ec) return ec;
+        if (returned > length) return rule::kernel_reply_malformed;
+        pmc_session_view v;
+        if (rule const r = pmc_session_view::parse(storage.first(returned), v); r != rule::ok) return r;
+        return v;
+    }
+};
+
+} // namespace detail
+
+ETWCTL_END_NAMESPACE

@@ -1,0 +1,301 @@
+// etwctl/testing/sim_current_windows.hpp - the simulated kernel's model of the information classes later
+// Windows releases added (TRACE_INFO_CLASS 16-28; request/current_windows.hpp has the requests). It is a
+// part of sim::kernel (testing/sim_kernel.hpp owns one and hands it these requests); on its own it
+// keeps the per-logger state of the newer classes and answers their requests.
+//
+// What the kernel does (from public listings of its handlers; SDK evntrace.h comments):
+//  - stack caching (0x10) and unified stack caching (0x1A): a 0x20-byte request; Enabled = 0 ->
+//    STATUS_NOT_SUPPORTED; a second enable for a logger -> STATUS_WMI_ALREADY_ENABLED; CacheSize clamped
+//    to 3..50 MiB and BucketCount to 256..4096.
+//  - LBR configuration (0x13): 0x18 bytes; options excluding both kernel and user -> STATUS_INVALID_PARAMETER.
+//  - LBR event list (0x14): hook ids; more than 4 -> STATUS_INVALID_PARAMETER.
+//  - context registers (0x1B): RegisterTypes must be 3, at most 8 hooks (else STATUS_INVALID_PARAMETER);
+//    needs SeSystemProfilePrivilege.
+//  - NtTraceControl 0x25 (periodic capture state), 0x29 (binary tracking), 0x2A (max loggers), 0x2B (max
+//    PMC counters), 0x2C (stream count: input exactly 8 bytes), 0x2D (counter owners: needs
+//    SeSystemProfilePrivilege; buffer >= 8 + 12 x max counters), 0x2E (PMC sessions: the size needed is
+//    reported; hook ids are USHORTs in 4-byte slots, upper halves zero).
+// Model choices (no public source; docs/choices.md): the SystemPerformanceTraceInformation classes need a
+// system logger (as the other system-trace classes); request sizes other than the layout's ->
+// STATUS_INFO_LENGTH_MISMATCH; an output shorter than 4 bytes -> STATUS_BUFFER_TOO_SMALL with the size
+// needed; 8 processors, each logger emitting one stream per processor; counter owners: counters held
+// outside ETW (set_external_owner, e.g. a hypervisor) first, then each logger's PMC counters
+// (tagged-with-source, tag = logger id), the rest free.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "etwctl/config.hpp"
+#include "etwctl/guid.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/request/current_windows.hpp"
+#include "etwctl/request/layouts.hpp"
+#include "etwctl/status_codes.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace sim {
+
+/// One counter's owner as the model reports it.
+struct pmc_owner {
+    pmc_owner_type type = pmc_owner_type::free;
+    std::uint32_t source = 0;
+    std::uint32_t tag = 0;
+};
+
+class current_windows_model {
+public:
+    static constexpr std::size_t slots = 65; ///< logger ids 0..63 and the NT Kernel Logger
+    static constexpr std::uint32_t processors = 8;
+    static constexpr std::size_t max_counters_modelled = 16;
+
+    struct stack_cache {
+        bool enabled = false;
+        std::uint32_t cache_size = 0;
+        std::uint32_t bucket_count = 0;
+    };
+    struct logger {
+        stack_cache classic{};
+        stack_cache unified{};
+        bool lbr_configured = false;
+        std::uint32_t lbr_options = 0;
+        std::uint32_t lbr_events[limits::max_lbr_events] = {};
+        std::size_t lbr_event_count = 0;
+        bool binary_tracking = false;
+        std::uint32_t capture_frequency = 0;
+        guid capture_providers[limits::max_periodic_capture_providers] = {};
+        std::size_t capture_provider_count = 0;
+        std::uint32_t context_register_types = 0;
+        std::uint32_t context_hooks[limits::max_context_register_events] = {};
+        std::size_t context_hook_count = 0;
+    };
+
+    // ---- the machine ----
+    void set_max_loggers(std::uint32_t n) noexcept { max_loggers_ = n; }
+    /// A counter held outside ETW (index < the machine's max counters); type free releases it.
+    void set_external_owner(std::size_t counter, pmc_owner owner) noexcept {
+        if (counter < max_counters_modelled) external_[counter] = owner;
+    }
+    std::size_t external_owner_count(std::uint32_t max_counters) const noexcept {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < max_counters && i < max_counters_modelled; ++i)
+            n += external_[i].type != pmc_owner_type::free ? 1 : 0;
+        return n;
+    }
+
+    // ---- inspection ----
+    logger const& state(std::uint16_t id) const noexcept { return loggers_[slot(id)]; }
+    void reset(std::uint16_t id) noexcept { loggers_[slot(id)] = logger{}; }
+
+    // ---- SystemPerformanceTraceInformation classes (the sim has resolved the logger) ----
+    static constexpr bool owns_system_class(std::uint32_t c) noexcept {
+        return c == static_cast<std::uint32_t>(kernel_class::stack_caching) ||
+               c == static_cast<std::uint32_t>(kernel_class::last_branch_configuration) ||
+               c == static_cast<std::uint32_t>(kernel_class::last_branch_event_list) ||
+               c == static_cast<std::uint32_t>(kernel_class::unified_stack_caching) ||
+               c == static_cast<std::uint32_t>(kernel_class::context_register);
+    }
+    /// The request's shape, checked before the logger is looked up.
+    static std::int32_t system_shape(std::uint32_t c, std::uint32_t length) noexcept {
+        if (length < sizeof(kernel_request_header)) return ntstatus::info_length_mismatch;
+        if (c == static_cast<std::uint32_t>(kernel_class::stack_caching) ||
+            c == static_cast<std::uint32_t>(kernel_class::unified_stack_caching))
+            return length == sizeof(kernel_stack_caching_request) ? ntstatus::success : ntstatus::info_length_mismatch;
+        if (c == static_cast<std::uint32_t>(kernel_class::last_branch_configuration))
+            return length == sizeof(kernel_lbr_configuration_request) ? ntstatus::success : ntstatus::info_length_mismatch;
+        if (c == static_cast<std::uint32_t>(kernel_class::context_register)) {
+            if (length < 0x14 || (length - 0x14) % 4 != 0) return ntstatus::info_length_mismatch;
+            return (length - 0x14) / 4 > limits::max_context_register_events ? ntstatus::invalid_parameter : ntstatus::success;
+        }
+        // last-branch event list
+        if ((length - sizeof(kernel_request_header)) % 4 != 0) return ntstatus::info_length_mismatch;
+        return (length - sizeof(kernel_request_header)) / 4 > limits::max_lbr_events ? ntstatus::invalid_parameter
+                                                                                     : ntstatus::success;
+    }
+    std::int32_t set_system(std::uint32_t c, void const* buf, std::uint32_t length, std::uint16_t logger_id,
+                            bool privilege) noexcept {
+        auto const* p = static_cast<unsigned char const*>(buf);
+        logger& l = loggers_[slot(logger_id)];
+        if (c == static_cast<std::uint32_t>(kernel_class::stack_caching) ||
+            c == static_cast<std::uint32_t>(kernel_class::unified_stack_caching)) {
+            stack_cache& s = c == static_cast<std::uint32_t>(kernel_class::stack_caching) ? l.classic : l.unified;
+            if (p[0x10] == 0) return ntstatus::not_supported;
+            if (s.enabled) return ntstatus::wmi_already_enabled;
+            s.enabled = true;
+            s.cache_size = clamp(load32(p, 0x14), limits::stack_cache_min_bytes, limits::stack_cache_max_bytes);
+            s.bucket_count = clamp(load32(p, 0x18), limits::stack_cache_min_buckets, limits::stack_cache_max_buckets);
+            return ntstatus::success;
+        }
+        if (c == static_cast<std::uint32_t>(kernel_class::last_branch_configuration)) {
+            std::uint32_t const options = load32(p, 0x10);
+            if ((options & 3U) == 3U) return ntstatus::invalid_parameter;
+            l.lbr_configured = true;
+            l.lbr_options = options;
+            return ntstatus::success;
+        }
+        if (c == static_cast<std::uint32_t>(kernel_class::context_register)) {
+            if (!privilege) return ntstatus::privilege_not_held;
+            if (load32(p, 0x10) != context_registers::both) return ntstatus::invalid_parameter;
+            l.context_register_types = context_registers::both;
+            l.context_hook_count = (length - 0x14) / 4;
+            std::memcpy(l.context_hooks, p + 0x14, 4 * l.context_hook_count);
+            return ntstatus::success;
+        }
+        l.lbr_event_count = (length - sizeof(kernel_request_header)) / 4;
+        std::memcpy(l.lbr_events, p + sizeof(kernel_request_header), 4 * l.lbr_event_count);
+        return ntstatus::success;
+    }
+
+    // ---- NtTraceControl codes ----
+    static constexpr bool owns_control(std::uint32_t code) noexcept {
+        return code == trace_control::periodic_capture_state || code == trace_control::provider_binary_tracking ||
+               code == trace_control::max_loggers || code == trace_control::max_pmc_counters ||
+               code == trace_control::stream_count || code == trace_control::pmc_counter_owners ||
+               code == trace_control::pmc_session_information;
+    }
+
+    /// Sim: the simulated kernel (logger_exists, privilege, max_pmc_counters, pmc_counters, pmc_events).
+    template <class Sim>
+    std::int32_t control(Sim const& k, std::uint32_t code, void const* in, std::uint32_t in_length, void* out,
+                         std::uint32_t out_length, std::uint32_t* returned) noexcept {
+        *returned = 0;
+        auto const* p = static_cast<unsigned char const*>(in);
+        switch (code) {
+        case trace_control::periodic_capture_state: {
+            if (in == nullptr || in_length < 12) return ntstatus::invalid_parameter;
+            std::uint16_t count;
+            std::memcpy(&count, p + 8, 2);
+            if (count > limits::max_periodic_capture_providers) return ntstatus::invalid_parameter;
+            if (in_length != 12U + 16U * count) return ntstatus::invalid_parameter;
+            auto const id = static_cast<std::uint16_t>(load32(p, 0));
+            if (!k.logger_exists(id)) return ntstatus::wmi_instance_not_found;
+            logger& l = loggers_[slot(id)];
+            l.capture_frequency = load32(p, 4);
+            l.capture_provider_count = count;
+            std::memcpy(l.capture_providers, p + 12, 16U * count);
+            return ntstatus::success;
+        }
+        case trace_control::provider_binary_tracking: {
+            if (in == nullptr || in_length < 8) return ntstatus::invalid_parameter;
+            auto const id = static_cast<std::uint16_t>(load32(p, 0));
+            if (!k.logger_exists(id)) return ntstatus::wmi_instance_not_found;
+            loggers_[slot(id)].binary_tracking = p[4] != 0;
+            return ntstatus::success;
+        }
+        case trace_control::max_loggers:
+            return reply32(max_loggers_, out, out_length, returned);
+        case trace_control::max_pmc_counters:
+            return reply32(k.max_pmc_counters(), out, out_length, returned);
+        case trace_control::stream_count: {
+            if (in == nullptr || in_length != 8) return ntstatus::invalid_parameter;
+            std::uint16_t id;
+            std::memcpy(&id, p, 2);
+            if (!k.logger_exists(id)) return ntstatus::wmi_instance_not_found;
+            return reply32(processors, out, out_length, returned);
+        }
+        case trace_control::pmc_counter_owners: {
+            if (!k.privilege()) return ntstatus::privilege_not_held;
+            std::uint32_t const max = k.max_pmc_counters();
+            auto const needed = static_cast<std::uint32_t>(pmc_owners_head_size + pmc_owner_record_size * max);
+            if (in == nullptr || in_length < 4) return ntstatus::invalid_parameter;
+            if (load32(p, 0) >= processors) return ntstatus::invalid_parameter;
+            *returned = needed;
+            if (out == nullptr || out_length < needed) return ntstatus::buffer_too_small;
+            pmc_owner owners[max_counters_modelled] = {};
+            owners_of(k, max, owners);
+            auto* o = static_cast<unsigned char*>(out);
+            store32(o, 4, max);
+            for (std::uint32_t i = 0; i < max && i < max_counters_modelled; ++i) {
+                store32(o, 8 + 12 * i, static_cast<std::uint32_t>(owners[i].type));
+                store32(o, 12 + 12 * i, owners[i].source);
+                store32(o, 16 + 12 * i, owners[i].tag);
+            }
+            return ntstatus::success;
+        }
+        case trace_control::pmc_session_information: {
+            std::uint32_t needed = 0;
+            for_each_pmc_logger(k, [&](std::uint16_t, std::size_t sources, std::size_t hooks) {
+                needed += static_cast<std::uint32_t>(pmc_session_head_size + 4 * sources + 4 * hooks);
+            });
+            *returned = needed;
+            if (needed == 0) return ntstatus::success;
+            if (out == nullptr || out_length < needed) return ntstatus::buffer_too_small;
+            auto* o = static_cast<unsigned char*>(out);
+            std::memset(o, 0, needed);
+            std::uint32_t off = 0;
+            std::uint32_t last = 0;
+            for_each_pmc_logger(k, [&](std::uint16_t id, std::size_t sources, std::size_t hooks) {
+                auto const size = static_cast<std::uint32_t>(pmc_session_head_size + 4 * sources + 4 * hooks);
+                if (off != 0) store32(o, last, off - last); // link the previous record here
+                last = off;
+                std::uint16_t const logger_id = id;
+                std::memcpy(o + off + 4, &logger_id, 2);
+                store32(o, off + 8, static_cast<std::uint32_t>(sources));
+                store32(o, off + 12, static_cast<std::uint32_t>(hooks));
+                auto const src = k.pmc_counters(id);
+                for (std::size_t i = 0; i < sources; ++i) store32(o, off + 16 + 4 * i, src[i]);
+                auto const ev = k.pmc_events(id);
+                for (std::size_t i = 0; i < hooks; ++i) {
+                    auto const h = static_cast<std::uint16_t>(ev[i]);
+                    std::memcpy(o + off + 16 + 4 * sources + 2 * i, &h, 2); // USHORTs; the rest stays zero
+                }
+                off += size;
+            });
+            return ntstatus::success;
+        }
+        default:
+            return ntstatus::invalid_device_request;
+        }
+    }
+
+    /// The owners of the machine's counters, in the model's order (see the top of this file).
+    template <class Sim>
+    void owners_of(Sim const& k, std::uint32_t max, pmc_owner (&owners)[max_counters_modelled]) const noexcept {
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < max && i < max_counters_modelled; ++i) owners[i] = external_[i];
+        for_each_pmc_logger(k, [&](std::uint16_t id, std::size_t sources, std::size_t) {
+            auto const src = k.pmc_counters(id);
+            for (std::size_t s = 0; s < sources; ++s) {
+                while (next < max && next < max_counters_modelled && owners[next].type != pmc_owner_type::free) ++next;
+                if (next >= max || next >= max_counters_modelled) return;
+                owners[next] = {pmc_owner_type::tagged_with_source, src[s], id};
+            }
+        });
+    }
+
+private:
+    static constexpr std::size_t slot(std::uint16_t id) noexcept {
+        return id == limits::kernel_logger_id || id == 0 ? 64 : (id < 64 ? id : 64);
+    }
+    static std::uint32_t load32(void const* p, std::size_t off) noexcept { return detail::load<std::uint32_t>(p, off); }
+    static void store32(void* p, std::size_t off, std::uint32_t v) noexcept { detail::store(p, off, v); }
+    static constexpr std::uint32_t clamp(std::uint32_t v, std::uint32_t lo, std::uint32_t hi) noexcept {
+        return v < lo ? lo : v > hi ? hi : v;
+    }
+    static std::int32_t reply32(std::uint32_t value, void* out, std::uint32_t out_length, std::uint32_t* returned) noexcept {
+        *returned = 4;
+        if (out == nullptr || out_length < 4) return ntstatus::buffer_too_small;
+        store32(out, 0, value);
+        return ntstatus::success;
+    }
+    /// Calls f(logger id, counters, events) for each started logger with a PMC counter list.
+    template <class Sim, class F>
+    static void for_each_pmc_logger(Sim const& k, F&& f) noexcept {
+        auto visit = [&](std::uint16_t id) {
+            if (!k.logger_exists(id)) return;
+            auto const n = k.pmc_counters(id).size();
+            if (n != 0) f(id, n, k.pmc_events(id).size());
+        };
+        for (std::uint16_t id = 1; id < 64; ++id) visit(id);
+        visit(limits::kernel_logger_id);
+    }
+
+    logger loggers_[slots] = {};
+    pmc_owner external_[max_counters_modelled] = {};
+    std::uint32_t max_loggers_ = limits::max_loggers;
+};
+
+} // namespace sim
+ETWCTL_END_NAMESPACE

@@ -1,0 +1,386 @@
+// The information classes of later Windows releases (TRACE_INFO_CLASS 16-28) through the typed API and
+// the simulated kernel: each request byte for byte, the kernel's rules (clamps, second enable, privilege,
+// limits), the answers, and an older Windows where the class is missing.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "etwctl/classes/current_windows.hpp"
+#include "etwctl/names/parse.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
+#include "sim_fixture.hpp"
+
+using namespace etwctl;
+using etwctl_test::machine;
+using etwctl_test::u32_at;
+using etwctl_test::u64_at;
+
+namespace {
+
+std::vector<std::byte> bytes_of(sim::recorded_request const& r) { return {r.bytes.begin(), r.bytes.end()}; }
+
+template <class... B>
+std::vector<std::byte> le(B... values) {
+    std::vector<std::byte> out;
+    auto put = [&](auto v) {
+        for (std::size_t i = 0; i < sizeof v; ++i) out.push_back(static_cast<std::byte>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF));
+    };
+    (put(values), ...);
+    return out;
+}
+
+std::error_code status(std::int32_t s) { return {s, ntstatus_category()}; }
+
+using namespace etwctl::literals;
+constexpr guid provider_a = "11111111-2222-3333-4444-555555555555"_guid;
+constexpr guid provider_b = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"_guid;
+
+} // namespace
+
+// ---- 24 / 26: stack caching ----------------------------------------------------------------------------
+
+TEST_CASE("set<stack_caching>: 32-byte request, clamps, a second enable refused") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    CHECK_FALSE(set<stack_caching>(m.k, s, stack_cache_size::mebibytes(16), stack_cache_buckets{1024}));
+    auto const& r = m.k.last_request();
+    CHECK(r.function == kernel_function::nt_set_system_information);
+    CHECK(r.code == 0x1F);
+    CHECK(bytes_of(r) == le(std::uint32_t{0x10}, std::uint32_t{0}, std::uint64_t{m.kernel_session}, std::uint8_t{1},
+                            std::uint8_t{0}, std::uint16_t{0}, std::uint32_t{16U << 20}, std::uint32_t{1024},
+                            std::uint32_t{0}));
+    auto const& st = m.k.current_windows().state(limits::kernel_logger_id).classic;
+    CHECK(st.enabled);
+    CHECK(st.cache_size == 16U << 20);
+    CHECK(st.bucket_count == 1024);
+    // once per logger
+    CHECK(set<stack_caching>(m.k, s, stack_cache_size::mebibytes(8), stack_cache_buckets{512}) ==
+          status(ntstatus::wmi_already_enabled));
+    CHECK(to_win32(set<stack_caching>(m.k, s, stack_cache_size::mebibytes(8), stack_cache_buckets{512})) ==
+          win32::wmi_already_enabled);
+
+    // the kernel's clamps, on another logger
+    auto const other = m.k.start_logger(3);
+    CHECK_FALSE(set<stack_caching>(m.k, other, stack_cache_size{1}, stack_cache_buckets{1}));
+    CHECK(m.k.current_windows().state(3).classic.cache_size == limits::stack_cache_min_bytes);
+    CHECK(m.k.current_windows().state(3).classic.bucket_count == limits::stack_cache_min_buckets);
+    auto const third = m.k.start_logger(4);
+    CHECK_FALSE(set<stack_caching>(m.k, third, stack_cache_size::mebibytes(4000), stack_cache_buckets{1U << 20}));
+    CHECK(m.k.current_windows().state(4).classic.cache_size == limits::stack_cache_max_bytes);
+    CHECK(m.k.current_windows().state(4).classic.bucket_count == limits::stack_cache_max_buckets);
+    // the unified cache is separate state
+    CHECK_FALSE(m.k.current_windows().state(4).unified.enabled);
+}
+
+TEST_CASE("set<unified_stack_caching>: class 0x1A, the same layout") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    CHECK_FALSE(set<unified_stack_caching>(m.k, s, stack_cache_size::mebibytes(32), stack_cache_buckets{2048}));
+    auto const& r = m.k.last_request();
+    CHECK(r.length == 0x20);
+    CHECK(u32_at(r.bytes, 0) == 0x1A);
+    CHECK(u64_at(r.bytes, 8) == m.kernel_session);
+    CHECK(u32_at(r.bytes, 0x14) == 32U << 20);
+    CHECK(u32_at(r.bytes, 0x18) == 2048);
+    CHECK(m.k.current_windows().state(limits::kernel_logger_id).unified.enabled);
+    CHECK_FALSE(m.k.current_windows().state(limits::kernel_logger_id).classic.enabled);
+}
+
+TEST_CASE("stack caching: the kernel refuses Enabled = 0, a wrong size, a non-system logger") {
+    machine m;
+    kernel_stack_caching_request r{};
+    r.header = {0x10, 0, m.kernel_session};
+    r.cache_size = 1U << 22;
+    CHECK(m.k.nt_set_system_information(0x1F, &r, sizeof r) == ntstatus::not_supported);
+    CHECK(to_win32(status(ntstatus::not_supported)) == win32::not_supported);
+    r.enabled = 1;
+    CHECK(m.k.nt_set_system_information(0x1F, &r, 0x1C) == ntstatus::info_length_mismatch);
+    auto const plain = m.k.start_logger(5, sim::logger_options{false, false});
+    CHECK(set<stack_caching>(m.k, plain, stack_cache_size::mebibytes(4), stack_cache_buckets{256}) ==
+          status(ntstatus::invalid_parameter));
+    CHECK(set<stack_caching>(m.k, session_handle{9}, stack_cache_size::mebibytes(4), stack_cache_buckets{256}) ==
+          status(ntstatus::wmi_instance_not_found));
+}
+
+// ---- 20 / 21: LBR ----------------------------------------------------------------------------------------
+
+static_assert(lbr_options::checked<lbr::exclude_kernel | lbr::callstack_enable>().flags == 0x201);
+static_assert(!lbr_options{lbr::exclude_kernel | lbr::exclude_user}.records_something());
+
+TEST_CASE("set<lbr_configuration>: 0x18 bytes; excluding kernel and user refused") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    CHECK_FALSE(set<lbr_configuration>(m.k, s, lbr_options{lbr::exclude_kernel | lbr::exclude_far_branch}));
+    CHECK(bytes_of(m.k.last_request()) ==
+          le(std::uint32_t{0x13}, std::uint32_t{0}, std::uint64_t{m.kernel_session}, std::uint32_t{0x101}, std::uint32_t{0}));
+    CHECK(m.k.current_windows().state(limits::kernel_logger_id).lbr_options == 0x101);
+    auto const ec = set<lbr_configuration>(m.k, s, lbr_options{lbr::exclude_kernel | lbr::exclude_user});
+    CHECK(ec == status(ntstatus::invalid_parameter));
+    CHECK(to_win32(ec) == win32::invalid_parameter);
+}
+
+TEST_CASE("set<lbr_event_list>: hook ids widened to ULONGs, at most 4") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    CHECK_FALSE(set<lbr_event_list>(m.k, s, stack_walk<"CSwitch+ReadyThread">));
+    auto const& r = m.k.last_request();
+    CHECK(bytes_of(r) == le(std::uint32_t{0x14}, std::uint32_t{0}, std::uint64_t{m.kernel_session}, std::uint32_t{0x0524},
+                            std::uint32_t{0x0532}));
+    auto const& st = m.k.current_windows().state(limits::kernel_logger_id);
+    REQUIRE(st.lbr_event_count == 2);
+    CHECK(st.lbr_events[1] == 0x0532);
+    std::vector<hook_id> five(5, hook_id{0x0524});
+    std::size_t const before = m.k.request_count();
+    CHECK(set<lbr_event_list>(m.k, s, five) == make_error_code(rule::lbr_events_too_many));
+    CHECK(to_win32(set<lbr_event_list>(m.k, s, five)) == win32::implementation_limit);
+    CHECK(m.k.request_count() == before);
+    // the kernel's own limit, for a request built by hand
+    unsigned char raw[0x10 + 5 * 4] = {0x14};
+    std::memcpy(raw + 8, &m.kernel_session, 8);
+    CHECK(m.k.nt_set_system_information(0x1F, raw, sizeof raw) == ntstatus::invalid_parameter);
+}
+
+// ---- 28: context registers -----------------------------------------------------------------------------
+
+TEST_CASE("set<context_register>: RegisterTypes 3, hook ids, privilege, at most 8") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    hook_id const hooks[] = {hook_id{0x0524}, hook_id{0x0F2E}};
+    CHECK_FALSE(set<context_register>(m.k, s, hooks));
+    CHECK(bytes_of(m.k.last_request()) == le(std::uint32_t{0x1B}, std::uint32_t{0}, std::uint64_t{m.kernel_session},
+                                            std::uint32_t{3}, std::uint32_t{0x0524}, std::uint32_t{0x0F2E}));
+    CHECK(m.k.current_windows().state(limits::kernel_logger_id).context_hook_count == 2);
+    std::vector<hook_id> nine(9, hook_id{0x0524});
+    CHECK(set<context_register>(m.k, s, nine) == make_error_code(rule::context_register_too_many));
+    m.k.set_privilege(false);
+    CHECK(set<context_register>(m.k, s, hooks) == status(ntstatus::privilege_not_held));
+    m.k.set_privilege(true);
+    // the kernel accepts only both register types
+    unsigned char raw[0x18] = {0x1B};
+    std::memcpy(raw + 8, &m.kernel_session, 8);
+    raw[0x10] = 1;
+    CHECK(m.k.nt_set_system_information(0x1F, raw, sizeof raw) == ntstatus::invalid_parameter);
+}
+
+// ---- 18 / 16: binary tracking, periodic capture state ----------------------------------------------------
+
+TEST_CASE("set<session_binary_tracking>: NtTraceControl 0x29 {LoggerId, Enable}") {
+    machine m;
+    auto const s = m.k.start_logger(7, sim::logger_options{false, false});
+    CHECK_FALSE(set<session_binary_tracking>(m.k, s, true));
+    auto const& r = m.k.last_request();
+    CHECK(r.function == kernel_function::nt_trace_control);
+    CHECK(r.code == 0x29);
+    CHECK(bytes_of(r) == le(std::uint32_t{7}, std::uint8_t{1}, std::uint8_t{0}, std::uint16_t{0}));
+    CHECK(m.k.current_windows().state(7).binary_tracking);
+    CHECK_FALSE(set<session_binary_tracking>(m.k, s, false));
+    CHECK_FALSE(m.k.current_windows().state(7).binary_tracking);
+    CHECK(set<session_binary_tracking>(m.k, session_handle{9}, true) == status(ntstatus::wmi_instance_not_found));
+}
+
+TEST_CASE("set<periodic_capture_state_list>: 12 + 16n bytes, at most 16, and clearing") {
+    machine m;
+    auto const s = m.k.start_logger(8, sim::logger_options{false, false});
+    guid const providers[] = {provider_a, provider_b};
+    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{60}, providers));
+    auto const& r = m.k.last_request();
+    CHECK(r.code == 0x25);
+    REQUIRE(r.length == 12 + 32);
+    CHECK(u32_at(r.bytes, 0) == 8);
+    CHECK(u32_at(r.bytes, 4) == 60);
+    CHECK(u32_at(r.bytes, 8) == 2); // USHORT count, USHORT reserved 0
+    CHECK(std::memcmp(r.bytes.data() + 12, &provider_a, 16) == 0);
+    CHECK(std::memcmp(r.bytes.data() + 28, &provider_b, 16) == 0);
+    CHECK(m.k.current_windows().state(8).capture_provider_count == 2);
+    CHECK(m.k.current_windows().state(8).capture_frequency == 60);
+    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s));
+    CHECK(m.k.last_request().length == 12);
+    CHECK(m.k.current_windows().state(8).capture_provider_count == 0);
+    std::vector<guid> many(17, provider_a);
+    CHECK(set<periodic_capture_state_list>(m.k, s, capture_frequency{60}, many) ==
+          make_error_code(rule::periodic_capture_too_many));
+}
+
+// ---- 19 / 22 / 23: limits ---------------------------------------------------------------------------------
+
+TEST_CASE("query<max_loggers>, query<max_pmc_counters>, query<stream_count>") {
+    machine m;
+    auto const loggers = query<max_loggers>(m.k);
+    REQUIRE(loggers);
+    CHECK(*loggers == 64);
+    CHECK(m.k.last_request().code == 0x2A);
+    CHECK(m.k.last_request().length == 0);
+    m.k.current_windows().set_max_loggers(128);
+    CHECK(query<max_loggers>(m.k).value_or(0) == 128);
+
+    m.k.set_max_pmc_counters(6);
+    auto const counters = query<max_pmc_counters>(m.k);
+    REQUIRE(counters);
+    CHECK(*counters == 6);
+    CHECK(m.k.last_request().code == 0x2B);
+
+    auto const streams = query<stream_count>(m.k, session_handle{m.kernel_session});
+    REQUIRE(streams);
+    CHECK(*streams == sim::current_windows_model::processors);
+    CHECK(bytes_of(m.k.last_request()) == le(std::uint16_t{0xFFFF}, std::uint16_t{0}, std::uint32_t{0}));
+    CHECK(query<stream_count>(m.k, session_handle{9}).error() == status(ntstatus::wmi_instance_not_found));
+}
+
+// ---- 25 / 27: PMC owners and sessions --------------------------------------------------------------------
+
+TEST_CASE("query<pmc_counter_owners>: free, held outside ETW, held by a session") {
+    machine m;
+    pmc_owner_buffer<> storage;
+    auto owners = query<pmc_counter_owners>(m.k, storage);
+    REQUIRE(owners);
+    CHECK(owners->size() == 4);
+    CHECK(owners->owned() == 0);
+    CHECK(m.k.last_request().code == 0x2D);
+
+    // a hypervisor holds counter 0; a session counts two sources
+    m.k.current_windows().set_external_owner(0, {pmc_owner_type::untagged, 0, 0});
+    auto const s = m.k.start_logger(2);
+    profile_source const sources[] = {profile_source::total_cycles, profile_source::cache_misses};
+    REQUIRE_FALSE(set<pmc_counter_list>(m.k, session_handle{s}, sources));
+    owners = query<pmc_counter_owners>(m.k, storage, 1);
+    REQUIRE(owners);
+    CHECK(owners->processor() == 1);
+    CHECK(owners->owned() == 3);
+    CHECK((*owners)[0].type == pmc_owner_type::untagged);
+    CHECK((*owners)[1].type == pmc_owner_type::tagged_with_source);
+    CHECK((*owners)[1].profile_source == 0x13);
+    CHECK((*owners)[1].owner_tag == 2);
+    CHECK((*owners)[2].profile_source == 0x0A);
+    CHECK((*owners)[3].type == pmc_owner_type::free);
+    // with one counter held outside ETW, a session cannot have all four (the model: ETW sessions share)
+    auto const t = m.k.start_logger(3);
+    profile_source const four[] = {profile_source::total_cycles, profile_source::cache_misses,
+                                   profile_source::branch_instructions, profile_source::total_issues};
+    CHECK(set<pmc_counter_list>(m.k, session_handle{t}, four) == status(ntstatus::insufficient_resources));
+    m.k.current_windows().set_external_owner(0, {});
+    CHECK_FALSE(set<pmc_counter_list>(m.k, session_handle{t}, four));
+}
+
+TEST_CASE("query<pmc_counter_owners>: privilege, buffer size, processor") {
+    machine m;
+    std::byte small[8 + 12 * 3];
+    std::uint32_t needed = 0;
+    CHECK(query<pmc_counter_owners>(m.k, std::span<std::byte>(small), 0, &needed).error() ==
+          status(ntstatus::buffer_too_small));
+    CHECK(needed == 8 + 12 * 4);
+    pmc_owner_buffer<> storage;
+    CHECK(query<pmc_counter_owners>(m.k, storage, 99).error() == status(ntstatus::invalid_parameter));
+    m.k.set_privilege(false);
+    CHECK(query<pmc_counter_owners>(m.k, storage).error() == status(ntstatus::privilege_not_held));
+}
+
+TEST_CASE("query<pmc_session_information>: a checked chain, hook ids as USHORTs") {
+    machine m;
+    alignas(4) std::byte storage[256];
+    auto empty = query<pmc_session_information>(m.k, storage);
+    REQUIRE(empty);
+    CHECK(empty->empty());
+
+    auto const a = m.k.start_logger(2);
+    profile_source const one[] = {profile_source::total_cycles};
+    REQUIRE_FALSE(set<pmc_counter_list>(m.k, session_handle{a}, one));
+    REQUIRE_FALSE(set<pmc_event_list>(m.k, session_handle{a}, stack_walk<"CSwitch+ReadyThread">));
+    profile_source const two[] = {profile_source::cache_misses, profile_source::branch_mispredictions};
+    REQUIRE_FALSE(set<pmc_counter_list>(m.k, session_handle{m.kernel_session}, two));
+
+    std::uint32_t needed = 0;
+    std::byte tiny[8];
+    CHECK(query<pmc_session_information>(m.k, std::span<std::byte>(tiny), &needed).error() == status(ntstatus::buffer_too_small));
+    CHECK(needed == (16 + 4 + 8) + (16 + 8));
+
+    auto const v = query<pmc_session_information>(m.k, storage);
+    REQUIRE(v);
+    REQUIRE(v->size() == 2);
+    CHECK((*v)[0].logger_id() == 2);
+    REQUIRE((*v)[0].source_count() == 1);
+    CHECK((*v)[0].source(0) == 0x13);
+    REQUIRE((*v)[0].hook_count() == 2);
+    CHECK((*v)[0].hook(0) == hook_id{0x0524});
+    CHECK((*v)[0].hook(1) == hook_id{0x0532});
+    CHECK((*v)[1].logger_id() == 0xFFFF);
+    CHECK((*v)[1].source_count() == 2);
+    CHECK((*v)[1].source(1) == 0x0B);
+    CHECK((*v)[1].hook_count() == 0);
+    // the upper halves of the hook slots are zero
+    CHECK(u32_at(std::span<std::byte const>(storage), 16 + 4 + 4) == 0);
+}
+
+TEST_CASE("pmc_session_view and pmc_owner_view refuse malformed replies") {
+    pmc_session_view v;
+    alignas(4) std::byte b[32] = {};
+    std::uint32_t const next = 40; // past the end
+    std::memcpy(b, &next, 4);
+    CHECK(pmc_session_view::parse(b, v) == rule::kernel_reply_malformed);
+    std::uint32_t const zero = 0, sources = 5;
+    std::memcpy(b, &zero, 4);
+    std::memcpy(b + 8, &sources, 4); // 16 + 20 > 32
+    CHECK(pmc_session_view::parse(b, v) == rule::kernel_reply_malformed);
+    std::uint32_t const misaligned = 18;
+    std::memcpy(b, &misaligned, 4);
+    std::memcpy(b + 8, &zero, 4);
+    CHECK(pmc_session_view::parse(b, v) == rule::kernel_reply_malformed);
+    CHECK(pmc_session_view::parse(std::span<std::byte const>(b, 12), v) == rule::kernel_reply_malformed);
+    std::memcpy(b, &zero, 4);
+    CHECK(pmc_session_view::parse(b, v) == rule::ok);
+    CHECK(v.size() == 1);
+
+    pmc_owner_view o;
+    std::uint32_t const count = 3; // 8 + 36 > 32
+    std::memcpy(b + 4, &count, 4);
+    CHECK(pmc_owner_view::parse(b, o) == rule::kernel_reply_malformed);
+    CHECK(pmc_owner_view::parse(std::span<std::byte const>(b, 4), o) == rule::kernel_reply_malformed);
+}
+
+// ---- an older Windows ---------------------------------------------------------------------------------
+
+TEST_CASE("an older Windows: each class reports \"this Windows does not support <class>\"") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    for (std::uint32_t c : {0x10U, 0x13U, 0x14U, 0x1AU, 0x1BU}) m.k.set_kernel_class_available(c, false);
+    for (std::uint32_t c : {0x25U, 0x29U, 0x2AU, 0x2BU, 0x2CU, 0x2DU, 0x2EU}) m.k.set_trace_control_available(c, false);
+    auto expect_missing = [](std::error_code const& ec, trace_info_class c, std::string_view name) {
+        CAPTURE(name);
+        CHECK(ec == missing_class_error(c));
+        CHECK(ec == win32_condition(win32::invalid_function));
+        CHECK(to_win32(ec) == win32::invalid_function);
+        CHECK(ec.message().find("this Windows does not support " + std::string(name)) != std::string::npos);
+    };
+    expect_missing(set<stack_caching>(m.k, s, stack_cache_size::mebibytes(4), stack_cache_buckets{256}),
+                   trace_info_class::stack_caching, "TraceStackCachingInfo");
+    expect_missing(set<unified_stack_caching>(m.k, s, stack_cache_size::mebibytes(4), stack_cache_buckets{256}),
+                   trace_info_class::unified_stack_caching, "TraceUnifiedStackCachingInfo");
+    expect_missing(set<lbr_configuration>(m.k, s, lbr_options{}), trace_info_class::lbr_configuration, "TraceLbrConfigurationInfo");
+    expect_missing(set<lbr_event_list>(m.k, s, stack_walk<"CSwitch">), trace_info_class::lbr_event_list, "TraceLbrEventListInfo");
+    expect_missing(set<context_register>(m.k, s, stack_walk<"CSwitch">), trace_info_class::context_register,
+                   "TraceContextRegisterInfo");
+    expect_missing(set<session_binary_tracking>(m.k, s, true), trace_info_class::provider_binary_tracking,
+                   "TraceProviderBinaryTracking");
+    expect_missing(set<periodic_capture_state_list>(m.k, s), trace_info_class::periodic_capture_state_list,
+                   "TracePeriodicCaptureStateListInfo");
+    expect_missing(query<max_loggers>(m.k).error(), trace_info_class::max_loggers_query, "TraceMaxLoggersQuery");
+    expect_missing(query<max_pmc_counters>(m.k).error(), trace_info_class::max_pmc_counter_query, "TraceMaxPmcCounterQuery");
+    expect_missing(query<stream_count>(m.k, s).error(), trace_info_class::stream_count, "TraceStreamCount");
+    pmc_owner_buffer<> owners;
+    expect_missing(query<pmc_counter_owners>(m.k, owners).error(), trace_info_class::pmc_counter_owners, "TracePmcCounterOwners");
+    std::byte storage[64];
+    expect_missing(query<pmc_session_information>(m.k, storage).error(), trace_info_class::pmc_session_information,
+                   "TracePmcSessionInformation");
+    // the raw statuses, as the kernel gave them
+    kernel_stack_caching_request r{};
+    r.header = {0x10, 0, m.kernel_session};
+    r.enabled = 1;
+    CHECK(m.k.nt_set_system_information(0x1F, &r, sizeof r) == ntstatus::not_implemented);
+    std::uint32_t value = 0, returned = 0;
+    CHECK(m.k.nt_trace_control(0x2A, nullptr, 0, &value, 4, &returned) == ntstatus::invalid_device_request);
+    // and the classes come back
+    m.k.set_kernel_class_available(0x10, true);
+    CHECK_FALSE(set<stack_caching>(m.k, s, stack_cache_size::mebibytes(4), stack_cache_buckets{256}));
+}
