@@ -56,6 +56,7 @@
 #include "etwctl/request/logger_query.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/status_codes.hpp"
+#include "etwctl/testing/sim_current_windows.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -154,6 +155,7 @@ public:
                 l.started = true;
                 l.id = id;
                 l.options = options;
+                newer_.reset(id);
                 return id;
             }
         return 0;
@@ -201,6 +203,10 @@ public:
     std::span<profile_source_desc const> profile_sources() const noexcept { return {sources_, source_count_}; }
 
     void set_max_pmc_counters(std::uint32_t n) noexcept { max_pmc_counters_ = n; }
+    std::uint32_t max_pmc_counters() const noexcept { return max_pmc_counters_; }
+    /// The classes of later Windows releases (TRACE_INFO_CLASS 16-28): their state and machine knobs.
+    current_windows_model& current_windows() noexcept { return newer_; }
+    current_windows_model const& current_windows() const noexcept { return newer_; }
     void set_kernel_version(std::uint32_t v) noexcept { kernel_version_ = v; }
 
     /// An older Windows: a kernel EVENT_TRACE_INFORMATION_CLASS (0..31) that this kernel lacks answers
@@ -533,6 +539,12 @@ private:
         if (kernel_class_missing(u32(buf, 0))) return ntstatus::not_implemented;
         auto const* ids = static_cast<unsigned char const*>(buf) + sizeof(kernel_request_header);
         if (cls == profile_source_add_class) return add_custom_source(buf, length);
+        if (current_windows_model::owns_system_class(u32(buf, 0))) {
+            if (auto s = current_windows_model::system_shape(u32(buf, 0), length); s < 0) return s;
+            logger_state* l = nullptr;
+            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            return newer_.set_system(u32(buf, 0), buf, length, l->id, privilege_);
+        }
         if (cls == profile_source_remove_class) return remove_custom_source(buf, length);
         switch (cls) {
         case event_trace_information_class::group_mask: {
@@ -593,6 +605,8 @@ private:
             std::size_t n = 0;
             if (auto s = list_shape(length, n); s < 0) return s;
             if (n == 0 || n > max_pmc_counters_ || n > 16) return ntstatus::invalid_parameter;
+            // model choice: counters held outside ETW (current_windows().set_external_owner) are not available
+            if (n > max_pmc_counters_ - newer_.external_owner_count(max_pmc_counters_)) return ntstatus::insufficient_resources;
             logger_state* l = nullptr;
             if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
             if (l->options.paged_memory) return ntstatus::invalid_parameter;
@@ -707,6 +721,8 @@ private:
                                std::uint32_t out_length, std::uint32_t* return_length) noexcept {
         if (return_length == nullptr) return ntstatus::invalid_parameter;
         if (code < 64 && (missing_codes_ & (std::uint64_t{1} << code)) != 0) return ntstatus::invalid_device_request;
+        if (current_windows_model::owns_control(code))
+            return newer_.control(*this, code, in, in_length, out, out_length, return_length);
         switch (code) {
         case etwctl::trace_control::update_disallow_list: {
             if (in == nullptr || in_length < 8) return ntstatus::invalid_parameter;
@@ -825,6 +841,7 @@ private:
     std::size_t arena_used_ = 0;
     std::size_t dropped_ = 0;
     std::uint32_t missing_classes_ = 0;
+    current_windows_model newer_{};
     std::uint64_t missing_codes_ = 0;
 
     // ---- custom profile sources (see the public section for the model) ----
