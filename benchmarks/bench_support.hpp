@@ -32,6 +32,20 @@ struct null_kernel {
                                         std::uint32_t length) noexcept;
 };
 
+/// The SDK's GUID and CLASSIC_EVENT_ID (evntrace.h) as Windows lays them out (ULONG = 4 bytes).
+struct sdk_guid {
+    std::uint32_t Data1;
+    std::uint16_t Data2;
+    std::uint16_t Data3;
+    std::uint8_t Data4[8];
+};
+struct sdk_classic_event_id {
+    sdk_guid EventGuid;
+    std::uint8_t Type;
+    std::uint8_t Reserved[7];
+};
+static_assert(sizeof(sdk_classic_event_id) == 24);
+
 /// Number of events in the run-time list cases (the kernel's maximum for stack tracing).
 inline constexpr std::size_t runtime_events = 256;
 
@@ -46,6 +60,7 @@ extern etwctl::group_mask mask;            ///< a group mask with bits in Masks[
 extern etwctl::classic_event_id events[runtime_events];   ///< 256 CLASSIC_EVENT_IDs over all 31 groups
 extern etwctl::classic_event_id few_events[3];            ///< CSwitch, ReadyThread, SampledProfile
 extern etwctl::hook_id hooks[runtime_events];             ///< the same 256 events as hook ids
+extern sdk_classic_event_id sdk_events[runtime_events];   ///< the same 256 events in the SDK's layout
 void fill_inputs() noexcept;
 
 /// One measured function.

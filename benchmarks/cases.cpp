@@ -49,12 +49,20 @@ constexpr auto encoded(etwctl::kernel_id_list_request<N> const& req, std::size_t
     for (std::size_t i = 0; i < count; ++i) put(0x10 + 4 * i, req.ids[i], 4);
     return b;
 }
+
+/// The request the typed call builds for a compile-time hook_list (the request layer's constexpr builder,
+/// whichever way it names the information class).
+template <std::size_t N>
+constexpr auto hook_request(etwctl::hook_list<N> const& hooks) noexcept {
+    if constexpr (requires { etwctl::detail::make_hook_request(std::uint32_t{0x06}, std::uint64_t{0xFFFF}, hooks); })
+        return etwctl::detail::make_hook_request(std::uint32_t{0x06}, std::uint64_t{0xFFFF}, hooks);
+    else
+        return etwctl::detail::make_hook_request(etwctl::event_trace_information_class::stack_tracing, 0xFFFF, hooks);
+}
 } // namespace
 
 // The whole request for the NT Kernel Logger is a compile-time constant, byte for byte.
-static_assert(encoded(etwctl::detail::make_hook_request(etwctl::event_trace_information_class::stack_tracing, 0xFFFF,
-                                                        stack_hooks),
-                      stack_hooks.size()) ==
+static_assert(encoded(hook_request(stack_hooks), stack_hooks.size()) ==
               std::array<std::uint8_t, 0x1C>{0x06, 0, 0, 0,  0, 0, 0, 0,  0xFF, 0xFF, 0, 0, 0, 0, 0, 0,
                                              0x24, 0x05, 0, 0,  0x32, 0x05, 0, 0,  0x2E, 0x0F, 0, 0});
 static_assert(etwctl::kernel_id_list_request<3>::length_for(stack_hooks.size()) == 0x1C);
@@ -100,6 +108,55 @@ etwctl::guid group_guids[etwctl::kernel_group_count];
     return true;
 }();
 
+/// The best hand-written encoder we know: a perfect hash over the 31 group GUIDs (a multiplicative hash
+/// of Data1, the multiplier hard-coded as found once), slots holding the GUID as two 64-bit words and the
+/// hook id's high bits pre-shifted, empty slots filled with a GUID that hashes elsewhere (so no
+/// empty-slot test: the compare alone says "known").
+struct hash_slot {
+    std::uint64_t lo, hi;
+    std::uint32_t hook_high, unused;
+};
+inline constexpr std::uint32_t hash_multiplier = 0x9E37B469U; // found once by etwctl's search; checked below
+static_assert(hash_multiplier == etwctl::detail::group_hash_multiplier);
+constexpr std::uint32_t hash_of(std::uint32_t data1) noexcept { return (data1 * hash_multiplier) >> 26; }
+constexpr std::uint64_t lo_word(etwctl::guid const& g) noexcept {
+    return std::uint64_t{g.data1} | (std::uint64_t{g.data2} << 32) | (std::uint64_t{g.data3} << 48);
+}
+constexpr std::uint64_t hi_word(etwctl::guid const& g) noexcept {
+    std::uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | g.data4[i];
+    return v;
+}
+struct hash_table {
+    hash_slot s[64];
+};
+constexpr hash_table make_hash_table() noexcept {
+    hash_table t{};
+    auto const& groups = etwctl::kernel_group_table;
+    for (std::uint32_t h = 0; h < 64; ++h) {
+        auto const& other = hash_of(groups[0].event_guid.data1) != h ? groups[0] : groups[1];
+        t.s[h] = {lo_word(other.event_guid), hi_word(other.event_guid), 0, 0};
+    }
+    for (auto const& g : groups)
+        t.s[hash_of(g.event_guid.data1)] = {lo_word(g.event_guid), hi_word(g.event_guid), std::uint32_t{g.group} << 8, 0};
+    return t;
+}
+alignas(64) inline constexpr hash_table hash_slots = make_hash_table();
+
+/// Records of `stride` bytes, GUID at 0, Type at 16 (the SDK's CLASSIC_EVENT_ID is 24 bytes).
+inline std::size_t hash_encode(unsigned char const* rec, std::size_t count, std::uint32_t* out) noexcept {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < count; ++i, rec += 24) {
+        std::uint64_t lo, hi;
+        std::memcpy(&lo, rec, 8);
+        std::memcpy(&hi, rec + 8, 8);
+        hash_slot const& s = hash_slots.s[hash_of(static_cast<std::uint32_t>(lo))];
+        out[n] = s.hook_high | rec[16];
+        n += ((s.lo ^ lo) | (s.hi ^ hi)) == 0;
+    }
+    return n;
+}
+
 /// GUID -> group by comparing against every group GUID in turn.
 inline int linear_group(unsigned char const* guid_bytes) noexcept {
     for (std::size_t i = 0; i < etwctl::kernel_group_count; ++i)
@@ -124,7 +181,22 @@ ETWCTL_BENCH_FN bool stack_const_typed() {
 ETWCTL_BENCH_FN bool stack_const_typed_ctad() {
     return !etwctl::set<etwctl::stack_tracing>(kernel, session_handle{session}, stack_hooks_ctad);
 }
-ETWCTL_BENCH_FN bool stack_const_compat() { // the drop-in caller has CLASSIC_EVENT_IDs, not hook ids
+// ---- 1b. stack tracing, 3 run-time CLASSIC_EVENT_IDs (a drop-in caller's CSwitch + ReadyThread + Profile) ----
+
+ETWCTL_BENCH_FN bool stack_few_raw_hash() {
+    raw::hook_request3 req;
+    req.information_class = 0x06;
+    req.spare = 0;
+    req.trace_handle = session;
+    std::size_t const n = raw::hash_encode(reinterpret_cast<unsigned char const*>(few_events), 3, req.hook_ids);
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req,
+                                            static_cast<std::uint32_t>(0x10 + 4 * n)) >= 0;
+}
+ETWCTL_BENCH_FN bool stack_few_typed() {
+    return !etwctl::set<etwctl::stack_tracing>(kernel, session_handle{session},
+                                               std::span<etwctl::classic_event_id const>(few_events));
+}
+ETWCTL_BENCH_FN bool stack_few_compat() {
     return etwctl::compat::trace_set_information(kernel, session, 3, few_events, sizeof few_events) == 0;
 }
 
@@ -144,6 +216,52 @@ ETWCTL_BENCH_FN bool stack_events_raw_linear() {
     }
     return kernel.nt_set_system_information(raw::system_performance_trace_information, &req,
                                             static_cast<std::uint32_t>(0x10 + 4 * n)) >= 0;
+}
+ETWCTL_BENCH_FN bool stack_events_raw_hash() {
+    raw::hook_request256 req;
+    req.information_class = 0x06;
+    req.spare = 0;
+    req.trace_handle = session;
+    std::size_t const n = raw::hash_encode(reinterpret_cast<unsigned char const*>(events), runtime_events, req.hook_ids);
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req,
+                                            static_cast<std::uint32_t>(0x10 + 4 * n)) >= 0;
+}
+ETWCTL_BENCH_FN bool stack_events_proto() {
+    etwctl::kernel_id_list_request<256> req;
+    req.header = {0x06, 0, session};
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < runtime_events; ++i) {
+        auto const w = etwctl::detail::words_of(events[i].event_guid);
+        auto const& slot = etwctl::detail::hook_slot_of(w);
+        req.ids[n] = slot.hook_high | events[i].type;
+        n += slot.holds(w);
+    }
+    return kernel.nt_set_system_information(0x1F, &req, req.length_for(n)) >= 0;
+}
+ETWCTL_BENCH_FN bool stack_events_sdk_raw_hash() {
+    raw::hook_request256 req;
+    req.information_class = 0x06;
+    req.spare = 0;
+    req.trace_handle = session;
+    std::size_t const n = raw::hash_encode(reinterpret_cast<unsigned char const*>(sdk_events), runtime_events, req.hook_ids);
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req,
+                                            static_cast<std::uint32_t>(0x10 + 4 * n)) >= 0;
+}
+ETWCTL_BENCH_FN bool stack_events_sdk_proto() {
+    etwctl::kernel_id_list_request<256> req;
+    req.header = {0x06, 0, session};
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < runtime_events; ++i) {
+        auto const w = etwctl::detail::words_of(sdk_events[i].EventGuid);
+        auto const& slot = etwctl::detail::hook_slot_of(w);
+        req.ids[n] = slot.hook_high | sdk_events[i].Type;
+        n += slot.holds(w);
+    }
+    return kernel.nt_set_system_information(0x1F, &req, req.length_for(n)) >= 0;
+}
+ETWCTL_BENCH_FN bool stack_events_sdk_typed() {
+    return !etwctl::set<etwctl::stack_tracing>(kernel, session_handle{session},
+                                               std::span<sdk_classic_event_id const>(sdk_events));
 }
 /// SECHOST-style: check the length, allocate the kernel buffer on the heap, translate by linear search.
 ETWCTL_BENCH_FN bool stack_events_raw_heap() {
@@ -283,11 +401,18 @@ bench_case const cases[] = {
     {"stack_const/raw", &stack_const_raw, 1},
     {"stack_const/typed", &stack_const_typed, 1},
     {"stack_const/typed_ctad", &stack_const_typed_ctad, 1},
-    {"stack_const/compat", &stack_const_compat, 1},
+    {"stack_few/raw_hash", &stack_few_raw_hash, 1},
+    {"stack_few/typed", &stack_few_typed, 1},
+    {"stack_few/compat", &stack_few_compat, 1},
     {"stack_events/raw_linear", &stack_events_raw_linear, runtime_events},
     {"stack_events/raw_heap", &stack_events_raw_heap, runtime_events},
     {"stack_events/typed", &stack_events_typed, runtime_events},
     {"stack_events/compat", &stack_events_compat, runtime_events},
+    {"stack_events/raw_hash", &stack_events_raw_hash, runtime_events},
+    {"stack_events/proto", &stack_events_proto, runtime_events},
+    {"stack_events_sdk/raw_hash", &stack_events_sdk_raw_hash, runtime_events},
+    {"stack_events_sdk/proto", &stack_events_sdk_proto, runtime_events},
+    {"stack_events_sdk/typed", &stack_events_sdk_typed, runtime_events},
     {"stack_hooks/raw", &stack_hooks_raw, runtime_events},
     {"stack_hooks/typed", &stack_hooks_typed, runtime_events},
     {"group_mask/raw", &group_mask_raw, 1},

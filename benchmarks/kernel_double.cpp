@@ -2,6 +2,8 @@
 // can neither inline the kernel nor constant-fold the inputs.
 #include "bench_support.hpp"
 
+#include <cstring>
+
 #include "etwctl/enable_context.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/names/groups.hpp"
@@ -52,6 +54,7 @@ etwctl::group_mask mask;
 etwctl::classic_event_id events[runtime_events];
 etwctl::classic_event_id few_events[3];
 etwctl::hook_id hooks[runtime_events];
+sdk_classic_event_id sdk_events[runtime_events];
 
 namespace {
 etwctl::classic_event_id make_event(std::uint8_t group, std::uint8_t type) noexcept {
@@ -79,6 +82,8 @@ void fill_inputs() noexcept {
         auto const type = static_cast<std::uint8_t>(i & 0x3F);
         events[i] = make_event(group, type);
         hooks[i] = etwctl::hook_id(group, type);
+        std::memcpy(&sdk_events[i].EventGuid, &events[i].event_guid, 16);
+        sdk_events[i].Type = type;
     }
     few_events[0] = make_event(0x05, 0x24); // Thread/CSwitch
     few_events[1] = make_event(0x05, 0x32); // Thread/ReadyThread
