@@ -14,6 +14,7 @@
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/parse.hpp"
+#include "etwctl/request/logger_query.hpp"
 #include "etwctl/status_codes.hpp"
 #include "etwctl/error.hpp"
 
@@ -93,6 +94,17 @@ inline annotated_request annotate(request const& r, source_namer const& source_n
         a.call = "NtQueryIntervalProfile(Source=" + std::to_string(r.code) + " " + source_name(r.code) + ")";
         return a;
     case etwctl::kernel_function::nt_trace_control:
+        if (r.code == etwctl::logger_query::control_code) {
+            // WMI_LOGGER_INFORMATION: only the fields the query sets; LoggerName's buffer is an address.
+            using info = etwctl::logger_query::wmi_logger_information;
+            a.call = "NtTraceControl(0x03 EtwQueryLoggerCode, " + std::to_string(r.length) + " bytes in, " +
+                     std::to_string(r.length) + " bytes out)";
+            row(0, 4, "Wnode.BufferSize " + std::to_string(u32(0)));
+            row(offsetof(info, wnode) + offsetof(etwctl::logger_query::wnode_header, flags), 4,
+                "Wnode.Flags " + hex(u32(0x2C), 8) + " (WNODE_FLAG_TRACED_GUID)");
+            row(offsetof(info, logger_name), 4, "LoggerName \"" + r.logger_name + "\" (Length, MaximumLength; Buffer follows)");
+            return a;
+        }
         a.call = "NtTraceControl(" + hex(r.code, 2) + ", " + std::to_string(r.length) + " bytes)";
         for (std::size_t off = 0; off < r.bytes.size(); off += 8) row(off, 8, "");
         return a;

@@ -10,6 +10,7 @@ command_line parse_command_line(int argc, char** argv) {
         if (a == "--dry-run") c.dry_run = true;
         else if (a == "--json") c.json = true;
         else if (a == "--sim") c.sim = true;
+        else if (a == "--trace") c.trace = true;
         else if (a == "--help" || a == "-h") c.help = true;
         else if (a.size() > 2 && a.substr(0, 2) == "--") {
             std::string_view name = a, value;

@@ -60,7 +60,7 @@ inline constexpr command_help helps[] = {
 };
 
 inline constexpr std::string_view general_help =
-    "usage: etwctl [--dry-run] [--json] [--sim] COMMAND [ARGS]\n"
+    "usage: etwctl [--dry-run] [--trace] [--json] [--sim] COMMAND [ARGS]\n"
     "\n"
     "commands:\n"
     "  profile-sources                      list the machine's profile sources\n"
@@ -78,6 +78,7 @@ inline constexpr std::string_view general_help =
     "SESSION: a logger id (decimal or 0x), 'kernel' / \"NT Kernel Logger\" (0xFFFF), or a session name.\n"
     "options:\n"
     "  --dry-run   print the exact kernel requests as annotated hex; send only reads\n"
+    "  --trace     send the requests and print them as annotated hex, with each status\n"
     "  --json      machine-readable output on stdout\n"
     "  --sim       use the simulated kernel even on Windows\n"
     "  --help      this text, or a command's (etwctl COMMAND --help)\n"
@@ -90,7 +91,7 @@ inline command_help const* find_help(std::string_view name) {
 }
 
 struct command_line {
-    bool dry_run = false, json = false, help = false, sim = false;
+    bool dry_run = false, json = false, help = false, sim = false, trace = false;
     std::vector<std::string> positional;
     std::vector<std::pair<std::string, std::string>> options; // --name value
     std::string error;

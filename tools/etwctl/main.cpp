@@ -51,7 +51,7 @@ int run(context& ctx, Inner& machine) {
     out.boolean("ok", true).str("command", ctx.command);
     int const rc = dispatch(ctx, k, out);
 
-    if (ctx.cl.dry_run) {
+    if (ctx.cl.dry_run || ctx.cl.trace) {
         // Names for profile sources in the annotations, read from the kernel directly (not recorded).
         std::vector<source_row> rows;
         if (auto r = read_sources(inner)) rows = *r;
@@ -70,9 +70,11 @@ int run(context& ctx, Inner& machine) {
         }
         if (ctx.cl.json) {
             if (rc == exit_ok) out.raw("requests", json_array(rj));
-            else std::cerr << "kernel requests (dry run):\n" << text; // the error object was printed already
+            else std::cerr << "kernel requests" << (ctx.cl.dry_run ? " (dry run)" : "") << ":\n" << text; // the error object was printed already
         } else {
-            (rc == exit_ok ? std::cout : std::cerr) << "kernel requests (dry run: only reads were sent):\n" << text;
+            (rc == exit_ok ? std::cout : std::cerr)
+                << (ctx.cl.dry_run ? "kernel requests (dry run: only reads were sent):\n" : "kernel requests:\n")
+                << (text.empty() ? std::string("(none)\n") : text);
         }
     }
     if (rc == exit_ok && ctx.cl.json) std::cout << out.text() << "\n";

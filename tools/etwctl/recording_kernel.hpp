@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "etwctl/kernel/concept.hpp"
@@ -26,6 +27,7 @@ struct request {
     bool is_query = false;
     bool sent = true;
     std::int32_t status = 0;         ///< NTSTATUS (event_set_information: the Win32 error)
+    std::string logger_name;         ///< the logger query: the name its LoggerName points at (ASCII)
 };
 
 template <etwctl::kernel K>
@@ -65,6 +67,12 @@ public:
         // The logger query (a session by name) only reads: it is sent in a dry run too.
         bool const read_only = code == etwctl::logger_query::control_code;
         auto& r = add(etwctl::kernel_function::nt_trace_control, code, in, in_length, in_length, read_only);
+        if (read_only && in && in_length >= sizeof(etwctl::logger_query::wmi_logger_information)) {
+            etwctl::logger_query::wmi_logger_information info;
+            std::memcpy(&info, in, sizeof info);
+            for (std::size_t i = 0; info.logger_name.buffer && i < info.logger_name.length / 2u; ++i)
+                r.logger_name += static_cast<char>(info.logger_name.buffer[i] < 0x80 ? info.logger_name.buffer[i] : u'?');
+        }
         return r.status = dry_run_ && !read_only
                               ? etwctl::ntstatus::success
                               : inner_.nt_trace_control(code, in, in_length, out, out_length, return_length);

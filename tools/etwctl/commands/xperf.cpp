@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../names.hpp"
+#include "../session.hpp"
 #include "commands.hpp"
 
 namespace etwctl_tool {
@@ -68,6 +69,12 @@ int cmd_xperf(context const& ctx, tool_kernel& k, json_object& out) {
     if (on.empty() && stackwalk.empty() && !have_interval && !have_pmc && !pmcsources)
         return usage_error(ctx, "nothing to do: give -on, -stackwalk, -setprofint, -pmc or -pmcsources");
 
+    // A session named by its name is looked up once; the steps get its logger id.
+    if (!on.empty() || !stackwalk.empty() || have_pmc) {
+        session_arg resolved;
+        if (int const rc = resolve_session(ctx, k, session, resolved); rc != exit_ok) return rc;
+        session = std::to_string(resolved.handle.logger().value);
+    }
     std::vector<step> steps;
     if (pmcsources) steps.push_back({{"profile-sources"}, {}});
     if (have_interval) {
