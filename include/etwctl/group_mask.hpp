@@ -5,6 +5,11 @@
 // right mask, never OR-ing the 32-bit values (0x20000002 | 0x40000040 would be nonsense).
 // Masks[0] is the documented EnableFlags word; some of its bits are aliases the kernel translates into
 // extended bits (EVENT_TRACE_FLAG_CSWITCH 0x10 -> PERF_CONTEXT_SWITCH); normalized() applies them.
+//
+// Equality is by meaning: `a == b` compares canonical() forms, so a mask read back from the kernel
+// (which repeats each extended bit as its Masks[0] alias "for compatibility") equals the mask that was
+// set, however either spelt its Masks[0] aliases. The stored bits are kept as given (the kernel
+// receives exactly what was set); identical(a, b) compares them bit for bit.
 #pragma once
 
 #include <cstddef>
@@ -23,8 +28,8 @@ struct perf_flag {
 
     constexpr perf_flag() noexcept = default;
     constexpr explicit perf_flag(std::uint32_t v) noexcept : value(v) {}
-    constexpr std::size_t index() const noexcept { return (value & index_mask) >> 29; }
-    constexpr std::uint32_t bits() const noexcept { return value & bits_mask; }
+    [[nodiscard]] constexpr std::size_t index() const noexcept { return (value & index_mask) >> 29; }
+    [[nodiscard]] constexpr std::uint32_t bits() const noexcept { return value & bits_mask; }
     friend constexpr bool operator==(perf_flag, perf_flag) noexcept = default;
 };
 
@@ -52,7 +57,7 @@ struct group_mask {
     constexpr explicit group_mask(perf_flag f) noexcept { set(f); }
 
     /// The documented EnableFlags word as Masks[0].
-    static constexpr group_mask from_enable_flags(std::uint32_t enable_flags) noexcept {
+    [[nodiscard]] static constexpr group_mask from_enable_flags(std::uint32_t enable_flags) noexcept {
         group_mask m;
         m.masks[0] = enable_flags;
         return m;
@@ -67,8 +72,8 @@ struct group_mask {
         return *this;
     }
     /// True if every bit of f is set in its mask.
-    constexpr bool contains(perf_flag f) const noexcept { return (masks[f.index()] & f.bits()) == f.bits(); }
-    constexpr bool empty() const noexcept {
+    [[nodiscard]] constexpr bool contains(perf_flag f) const noexcept { return (masks[f.index()] & f.bits()) == f.bits(); }
+    [[nodiscard]] constexpr bool empty() const noexcept {
         for (auto m : masks)
             if (m) return false;
         return true;
@@ -76,7 +81,7 @@ struct group_mask {
 
     /// The kernel's view: each Masks[0] alias also sets its extended flag, and each extended flag that
     /// has an alias also shows in Masks[0] (as the kernel reports it back "for compatibility").
-    constexpr group_mask normalized() const noexcept {
+    [[nodiscard]] constexpr group_mask normalized() const noexcept {
         group_mask m = *this;
         for (auto const& a : enable_flag_aliases) {
             if (masks[0] & a.enable_flag) m.set(a.extended);
@@ -86,7 +91,7 @@ struct group_mask {
     }
     /// One spelling per group: each Masks[0] alias becomes its extended flag (what a mask read back
     /// from the kernel means, without the bits it repeats "for compatibility").
-    constexpr group_mask canonical() const noexcept {
+    [[nodiscard]] constexpr group_mask canonical() const noexcept {
         group_mask m = *this;
         for (auto const& a : enable_flag_aliases)
             if (masks[0] & a.enable_flag) {
@@ -96,7 +101,7 @@ struct group_mask {
         return m;
     }
     /// True if f is on in the kernel's view (directly or through its Masks[0] alias).
-    constexpr bool enables(perf_flag f) const noexcept { return normalized().contains(f); }
+    [[nodiscard]] constexpr bool enables(perf_flag f) const noexcept { return normalized().contains(f); }
 
     friend constexpr group_mask operator|(group_mask a, group_mask const& b) noexcept {
         for (std::size_t i = 0; i < limits::max_group_masks; ++i) a.masks[i] |= b.masks[i];
@@ -113,7 +118,13 @@ struct group_mask {
     }
     friend constexpr group_mask operator|(group_mask a, perf_flag f) noexcept { return a.set(f); }
     constexpr group_mask& operator|=(group_mask const& b) noexcept { return *this = *this | b; }
+    /// Equal when they enable the same groups: the canonical() forms are compared, so a Masks[0] alias
+    /// and its extended flag are the same flag (query after set compares equal to what was set).
     friend constexpr bool operator==(group_mask const& a, group_mask const& b) noexcept {
+        return identical(a.canonical(), b.canonical());
+    }
+    /// Bit-for-bit equality of the eight masks (what the kernel receives), aliases not normalised.
+    [[nodiscard]] friend constexpr bool identical(group_mask const& a, group_mask const& b) noexcept {
         for (std::size_t i = 0; i < limits::max_group_masks; ++i)
             if (a.masks[i] != b.masks[i]) return false;
         return true;
