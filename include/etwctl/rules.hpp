@@ -75,6 +75,9 @@ enum class rule : std::uint16_t {
     lbr_events_too_many,
     context_register_too_many,
     periodic_capture_too_many,
+    current_class_length,
+    current_class_array_size,
+    current_class_session_not_zero,
     count_ // keep last
 };
 
@@ -182,6 +185,12 @@ inline constexpr rule_info rule_table[] = {
      "TraceContextRegisterInfo: more than 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)"},
     {rule::periodic_capture_too_many, win32::incorrect_size, "periodic_capture_too_many",
      "TracePeriodicCaptureStateListInfo: more than 16 providers"},
+    {rule::current_class_length, win32::bad_length, "current_class_length",
+     "classes 16-28 (compat::current, etwctl's inferred SECHOST check): length is not the class's structure size"},
+    {rule::current_class_array_size, win32::incorrect_size, "current_class_array_size",
+     "classes 16-28 (compat::current, inferred): length is not the head plus whole elements"},
+    {rule::current_class_session_not_zero, win32::invalid_parameter, "current_class_session_not_zero",
+     "TracePmcCounterOwners / TracePmcSessionInformation (compat::current): machine-global; the session handle must be 0"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

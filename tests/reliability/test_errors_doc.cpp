@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "etwctl/classes/current_windows.hpp"
+#include "etwctl/compat_current.hpp"
 #include "etwctl/profiler/custom_counters.hpp"
 #include "etwctl/profiler/guards.hpp"
 #include "etwctl/names/parse.hpp"
@@ -312,6 +313,12 @@ trigger const triggers[] = {
      [] { machine m; std::vector<hook_id> h(9, hook_id{0x0524}); return as_rule(set<context_register>(*m.k, session_handle{1}, h)); }},
     {rule::periodic_capture_too_many, "set<periodic_capture_state_list> with 17 providers",
      [] { machine m; std::vector<guid> g(17); return as_rule(set<periodic_capture_state_list>(*m.k, session_handle{1}, capture_frequency{60}, g)); }},
+    {rule::current_class_length, "compat::current TraceStackCachingInfo with 8 bytes",
+     [] { machine m; return as_win32(compat::current::trace_set_information(*m.k, 1, 24, scratch, 8)); }},
+    {rule::current_class_array_size, "compat::current TraceLbrEventListInfo with 6 bytes",
+     [] { machine m; return as_win32(compat::current::trace_set_information(*m.k, 1, 21, scratch, 6)); }},
+    {rule::current_class_session_not_zero, "compat::current TracePmcSessionInformation with a session",
+     [] { machine m; return as_win32(compat::current::trace_query_information(*m.k, 1, 27, scratch, 64, nullptr)); }},
     {rule::parse_input_too_long, "parse_kernel_flags of a text one byte over limits::max_parse_length",
      [] {
          static char text[limits::max_parse_length + 1];
