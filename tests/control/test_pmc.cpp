@@ -191,11 +191,31 @@ TEST_CASE("setup_pmc: kernel refusals are translated into conditions") {
         CHECK(r.condition == pmc_condition::already_configured);
         CHECK(r.error == win32_condition(win32::wmi_already_enabled));
     }
-    SUBCASE("more counters than this machine's kernel takes") {
+    SUBCASE("more counters than this machine's kernel takes: named from TraceMaxPmcCounterQuery") {
         m.k.set_max_pmc_counters(1);
         auto const r = setup_pmc(m.k, s, two_counters, cswitch_only);
         CHECK(r.step == pmc_step::set_counter_list);
+        CHECK(r.condition == pmc_condition::too_many_counters);
+        CHECK(r.max_counters == 1);
+    }
+    SUBCASE("counters held by another owner: named from TracePmcCounterOwners") {
+        m.k.current_windows().set_external_owner(0, {pmc_owner_type::untagged, 0, 0});
+        m.k.current_windows().set_external_owner(1, {pmc_owner_type::tagged, 7, 42});
+        m.k.current_windows().set_external_owner(2, {pmc_owner_type::tagged, 7, 42});
+        auto const r = setup_pmc(m.k, s, two_counters, cswitch_only);
+        CHECK(r.step == pmc_step::set_counter_list);
+        CHECK(r.condition == pmc_condition::counters_in_use);
+        CHECK(r.owner.type == pmc_owner_type::untagged);
+        CHECK(r.max_counters == 4);
+        CHECK(r.error == win32_condition(win32::no_system_resources));
+    }
+    SUBCASE("an older Windows: the refusal stays unexplained") {
+        m.k.set_max_pmc_counters(1);
+        m.k.set_trace_control_available(0x2B, false);
+        m.k.set_trace_control_available(0x2D, false);
+        auto const r = setup_pmc(m.k, s, two_counters, cswitch_only);
         CHECK(r.condition == pmc_condition::session_refused);
+        CHECK(r.max_counters == 0);
     }
     SUBCASE("paged-memory session") {
         auto const h = m.k.start_logger(5, sim::logger_options{true, true});

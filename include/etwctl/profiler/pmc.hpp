@@ -46,6 +46,7 @@
 #include "etwctl/config.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/group_mask.hpp"
+#include "etwctl/classes/current_windows.hpp"
 #include "etwctl/classes/info_classes.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/names/events.hpp"
@@ -108,6 +109,7 @@ enum class pmc_condition : std::uint8_t {
     privilege_missing,     ///< SeSystemProfilePrivilege
     already_configured,    ///< the list was already set for this session (once per session)
     session_refused,       ///< the kernel refused the counter list for the session (e.g. paged memory)
+    counters_in_use,       ///< the machine's counters are held by another owner (see pmc_report::owner)
     kernel_error,          ///< anything else the kernel said; see error
 };
 
@@ -143,6 +145,7 @@ enum class pmc_condition : std::uint8_t {
     case pmc_condition::privilege_missing: return "SeSystemProfilePrivilege not held";
     case pmc_condition::already_configured: return "already configured for this session (once per session)";
     case pmc_condition::session_refused: return "the kernel refused the counter list for this session";
+    case pmc_condition::counters_in_use: return "the hardware counters are held by another owner";
     case pmc_condition::kernel_error: return "kernel error";
     }
     return "?";
@@ -165,6 +168,7 @@ enum class pmc_condition : std::uint8_t {
     case pmc_condition::privilege_missing: return "privilege_missing";
     case pmc_condition::already_configured: return "already_configured";
     case pmc_condition::session_refused: return "session_refused";
+    case pmc_condition::counters_in_use: return "counters_in_use";
     case pmc_condition::kernel_error: return "kernel_error";
     }
     return "?";
@@ -189,6 +193,10 @@ struct [[nodiscard]] pmc_report {
     bool counters_applied = false;        ///< the session's one counter list is spent
     bool events_applied = false;
     std::error_code rollback_error = no_error(); ///< putting the intervals back failed
+    /// After a refused counter list: the machine's maximum (TraceMaxPmcCounterQuery; 0 when this Windows
+    /// cannot say) and, for counters_in_use, the first owner holding a counter (TracePmcCounterOwners).
+    std::uint32_t max_counters = 0;
+    pmc_counter_owner owner{};
 
     [[nodiscard]] bool ok() const noexcept { return step == pmc_step::none; }
     [[nodiscard]] explicit operator bool() const noexcept { return ok(); }
@@ -358,11 +366,27 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
         r.intervals_applied = true;
     }
 
-    // 8. the counter list
+    // 8. the counter list. A refusal is explained where this Windows can: more counters than
+    // TraceMaxPmcCounterQuery allows (too_many_counters), or counters held by another owner
+    // (TracePmcCounterOwners: counters_in_use, naming the owner). Only failures pay for these queries.
     profile_source ids[limits::max_pmc_counters] = {};
     for (std::size_t i = 0; i < r.counter_count; ++i) ids[i] = static_cast<profile_source>(r.counters[i]);
     if (auto const ec = set<pmc_counter_list>(k, session, std::span<profile_source const>(ids, r.counter_count)); ec) {
         pmc_fail_kernel(r, pmc_step::set_counter_list, ec);
+        if (r.condition == pmc_condition::session_refused || r.condition == pmc_condition::kernel_error) {
+            if (auto const max = query<max_pmc_counters>(k); max) {
+                r.max_counters = *max;
+                if (r.counter_count > *max) r.condition = pmc_condition::too_many_counters;
+            }
+            pmc_owner_buffer<> owned;
+            if (auto const o = query<pmc_counter_owners>(k, owned); r.condition != pmc_condition::too_many_counters && o)
+                for (std::size_t i = 0; i < o->size(); ++i)
+                    if ((*o)[i].type != pmc_owner_type::free) {
+                        r.condition = pmc_condition::counters_in_use;
+                        r.owner = (*o)[i];
+                        break;
+                    }
+        }
         roll_back();
         return r;
     }
