@@ -3,11 +3,17 @@
 //   - call stacks on SampledProfile, CSwitch and ReadyThread
 //   - kernel groups PROC_THREAD + LOADER + PROFILE + CSWITCH + DISPATCHER + PMC_PROFILE
 //   - 8 kHz timer sampling (the interval is machine-global and restored on exit)
-//   - hardware counters TotalCycles and InstructionRetired on every CSwitch
+//   - hardware counters TotalCycles and InstructionRetired on every CSwitch: their ids looked up by name
+//     in this machine's profile-source list at run time (ids above 24 are the HAL's and differ between
+//     machines), and the counter list set before the event list (the step the kernel refuses most
+//     goes first; both lists can be set once per session - setup_pmc does all of this in one call)
 // The same code drives the real kernel on Windows with etwctl::native_kernel instead of sim::kernel.
 // Exit code 0 only if the kernel holds exactly what was asked for.
 #include <cstdio>
+#include <iterator>
 #include <memory>
+#include <span>
+#include <string_view>
 
 #include "etwctl/etwctl.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
@@ -30,13 +36,27 @@ void expect_ok(std::error_code ec, char const* what) {
     check(!ec, what);
 }
 
+/// Case-insensitive ASCII comparison of a profile source's description with a name.
+bool description_is(profile_source_entry const& e, std::string_view name) {
+    char text[64];
+    std::size_t const n = e.description_ascii(text);
+    if (n != name.size()) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+        auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+        if (lower(text[i]) != lower(name[i])) return false;
+    }
+    return true;
+}
+
 void hex_dump(std::span<std::byte const> bytes) {
-    for (std::size_t i = 0; i < bytes.size(); i += 16) {
+    std::size_t const shown = bytes.size() < 64 ? bytes.size() : 48; // a 4 KiB reply buffer: its head
+    for (std::size_t i = 0; i < shown; i += 16) {
         std::printf("      %04zx ", i);
-        for (std::size_t j = i; j < i + 16 && j < bytes.size(); ++j)
+        for (std::size_t j = i; j < i + 16 && j < shown; ++j)
             std::printf(" %02x", std::to_integer<unsigned>(bytes[j]));
         std::printf("\n");
     }
+    if (shown < bytes.size()) std::printf("      ... (%zu bytes)\n", bytes.size());
 }
 
 } // namespace
@@ -52,7 +72,7 @@ int main() {
     constexpr auto stacks = stack_walk<"SampledProfile+CSwitch+ReadyThread">;            // hook_list<3>
     constexpr group_mask groups = kernel_flags<"PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER+PMC_PROFILE">;
     constexpr profile_interval eight_khz = timer_interval<1250>;                            // 125 us, checked: 1221..1000000
-    constexpr profile_source counters[] = {*profile_source_by_name("TotalCycles"), *profile_source_by_name("InstructionRetired")};
+    constexpr std::string_view counter_names[] = {"TotalCycles", "InstructionRetired"};
     constexpr auto pmc_events = stack_walk<"CSwitch">;                                      // counters ride on CSwitch
     static_assert(stacks[1] == hook_id{0x0524} && groups.contains(perf_flag{0x20000002}));
 
@@ -63,11 +83,30 @@ int main() {
     expect_ok(set<system_trace_enable_flags>(*kernel, session, groups), "set<system_trace_enable_flags>");
     expect_ok(set<stack_tracing>(*kernel, session, stacks), "set<stack_tracing> (3 events)");
     expect_ok(set<sampled_profile_interval>(*kernel, profile_source::time, eight_khz), "set<sampled_profile_interval> 8 kHz");
-    expect_ok(set<pmc_event_list>(*kernel, session, pmc_events), "set<pmc_event_list> (CSwitch)");
-    expect_ok(set<pmc_counter_list>(*kernel, session, counters), "set<pmc_counter_list> (2 counters)");
+    // Counter ids from this machine's list, by name (never compile-time ids: they are machine-specific).
+    profile_source counters[std::size(counter_names)] = {};
+    std::size_t resolved = 0;
+    profile_source_list_buffer<> list_storage;
+    if (auto const list = query<profile_source_list>(*kernel, list_storage)) {
+        for (std::string_view const wanted : counter_names)
+            for (auto const& entry : *list)
+                if (description_is(entry, wanted)) counters[resolved++] = static_cast<profile_source>(entry.source_id());
+    }
+    check(resolved == std::size(counter_names), "counters found by name in the profile-source list");
+    expect_ok(set<pmc_counter_list>(*kernel, session, std::span<profile_source const>(counters, resolved)),
+              "set<pmc_counter_list> (2 counters, by name)");
+    expect_ok(set<pmc_event_list>(*kernel, session, pmc_events), "set<pmc_event_list> (CSwitch), after them");
 
     std::printf("\nwhat was sent (every kernel request, byte for byte)\n");
+    std::size_t index = 0, counter_request = 0, event_request = 0;
     for (auto const& r : kernel->requests()) {
+        ++index;
+        if (r.function == kernel_function::nt_set_system_information &&
+            r.kernel_class == static_cast<std::uint32_t>(event_trace_information_class::profile_counter_list))
+            counter_request = index;
+        if (r.function == kernel_function::nt_set_system_information &&
+            r.kernel_class == static_cast<std::uint32_t>(event_trace_information_class::profile_event_list))
+            event_request = index;
         std::printf("  %s code 0x%02x", kernel_function_name(r.function).data(), r.code);
         if (r.function == kernel_function::nt_set_system_information ||
             r.function == kernel_function::nt_query_system_information)
@@ -75,6 +114,9 @@ int main() {
         std::printf(", %u bytes -> NTSTATUS 0x%08x\n", r.length, static_cast<unsigned>(r.status));
         hex_dump(r.bytes);
     }
+
+    check(counter_request != 0 && event_request != 0 && counter_request < event_request,
+          "PMC counter list sent before the PMC event list");
 
     std::printf("\nwhat the kernel holds now\n");
     auto const masks = query<system_trace_enable_flags>(*kernel, session);

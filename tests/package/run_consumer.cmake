@@ -1,5 +1,6 @@
 # Builds and runs one consumer project of etwctl (see CMakeLists.txt in this directory).
-#   cmake -DMODE=find_package|add_subdirectory -DETWCTL_SOURCE_DIR=... -DWORK_DIR=... [-DGENERATOR=...]
+#   cmake -DMODE=find_package|add_subdirectory|install_without_build|fetchcontent -DETWCTL_SOURCE_DIR=...
+#         -DWORK_DIR=... [-DGENERATOR=...]
 #         [-DBUILD_TYPE=...] [-DCXX_COMPILER=...] [-DCXX_FLAGS=...] [-DTOOLCHAIN_FILE=...] [-DEMULATOR=...]
 #         [-DOUTER_BINARY_DIR=...]
 #         -P run_consumer.cmake
@@ -35,18 +36,9 @@ function(step what)
     set(step_output "${out}" PARENT_SCOPE)
 endfunction()
 
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(MAKE_DIRECTORY "${WORK_DIR}")
-get_filename_component(here "${CMAKE_CURRENT_LIST_FILE}" DIRECTORY)
-
-if(MODE STREQUAL "find_package")
-    set(prefix "${WORK_DIR}/prefix")
-    step("configure etwctl" ${CMAKE_COMMAND} -S "${ETWCTL_SOURCE_DIR}" -B "${WORK_DIR}/etwctl-build" ${common_args}
-         -DETWCTL_BUILD_TESTS=OFF -DETWCTL_BUILD_EXAMPLES=OFF -DETWCTL_BUILD_BENCHMARKS=OFF "-DCMAKE_INSTALL_PREFIX=${prefix}")
-    step("build etwctl" ${CMAKE_COMMAND} --build "${WORK_DIR}/etwctl-build")
-    step("install etwctl" ${CMAKE_COMMAND} --install "${WORK_DIR}/etwctl-build")
-
-    # The install: every public header, the package config and an architecture-independent version file.
+# The install: every public header, the package config and an architecture-independent version file,
+# and nothing else (no tool unless it was built and asked for).
+function(check_install_layout prefix)
     file(GLOB_RECURSE headers RELATIVE "${ETWCTL_SOURCE_DIR}/include" "${ETWCTL_SOURCE_DIR}/include/etwctl/*.hpp")
     list(LENGTH headers header_count)
     if(header_count LESS 10)
@@ -99,6 +91,21 @@ if(MODE STREQUAL "find_package")
         message(FATAL_ERROR "etwctlConfig.cmake does not find its dependency Microsoft.GSL")
     endif()
     message(STATUS "install layout: ${header_count} headers + config, version (arch independent) and targets")
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+get_filename_component(here "${CMAKE_CURRENT_LIST_FILE}" DIRECTORY)
+
+if(MODE STREQUAL "find_package")
+    set(prefix "${WORK_DIR}/prefix")
+    step("configure etwctl" ${CMAKE_COMMAND} -S "${ETWCTL_SOURCE_DIR}" -B "${WORK_DIR}/etwctl-build" ${common_args}
+         -DETWCTL_BUILD_TESTS=OFF -DETWCTL_BUILD_EXAMPLES=OFF -DETWCTL_BUILD_BENCHMARKS=OFF "-DCMAKE_INSTALL_PREFIX=${prefix}")
+    step("build etwctl" ${CMAKE_COMMAND} --build "${WORK_DIR}/etwctl-build")
+    step("install etwctl" ${CMAKE_COMMAND} --install "${WORK_DIR}/etwctl-build")
+
+    check_install_layout("${prefix}")
+    set(config_dir "${prefix}/share/cmake/etwctl")
 
     set(locate "-DCMAKE_PREFIX_PATH=${prefix}")
     if(TOOLCHAIN_FILE)
@@ -111,15 +118,54 @@ if(MODE STREQUAL "find_package")
 elseif(MODE STREQUAL "add_subdirectory")
     step("configure consumer" ${CMAKE_COMMAND} -S "${here}/add_subdirectory" -B "${WORK_DIR}/consumer" ${common_args}
          "-DETWCTL_SOURCE_DIR=${ETWCTL_SOURCE_DIR}")
+elseif(MODE STREQUAL "fetchcontent")
+    # Vendored with FetchContent from a local directory: no download (FETCHCONTENT_FULLY_DISCONNECTED).
+    step("configure consumer" ${CMAKE_COMMAND} -S "${here}/fetchcontent" -B "${WORK_DIR}/consumer" ${common_args}
+         "-DETWCTL_VENDOR_DIR=${ETWCTL_SOURCE_DIR}" -DFETCHCONTENT_FULLY_DISCONNECTED=ON)
+elseif(MODE STREQUAL "install_without_build")
+    # README's "Install and use": configure with the defaults (tests, examples and the tool are targets),
+    # install at once without building anything; then README's one-file example, as written there,
+    # against the installed package.
+    set(prefix "${WORK_DIR}/prefix")
+    step("configure etwctl (defaults)" ${CMAKE_COMMAND} -S "${ETWCTL_SOURCE_DIR}" -B "${WORK_DIR}/etwctl-build" ${common_args})
+    step("install etwctl without a build" ${CMAKE_COMMAND} --install "${WORK_DIR}/etwctl-build" --prefix "${prefix}")
+    check_install_layout("${prefix}")
+
+    file(READ "${ETWCTL_SOURCE_DIR}/README.md" readme)
+    string(FIND "${readme}" "### A one-file example" at)
+    if(at EQUAL -1)
+        message(FATAL_ERROR "README.md has no '### A one-file example' section")
+    endif()
+    string(SUBSTRING "${readme}" ${at} -1 readme)
+    foreach(lang cmake cpp)
+        string(REGEX MATCH "```${lang}\n([^`]*)```" block "${readme}")
+        if(NOT block)
+            message(FATAL_ERROR "README.md's one-file example has no ```${lang} block")
+        endif()
+        set(example_${lang} "${CMAKE_MATCH_1}")
+    endforeach()
+    file(WRITE "${WORK_DIR}/example/CMakeLists.txt" "${example_cmake}")
+    file(WRITE "${WORK_DIR}/example/main.cpp" "${example_cpp}")
+    set(locate "-DCMAKE_PREFIX_PATH=${prefix}")
+    if(TOOLCHAIN_FILE)
+        set(locate "-Detwctl_DIR=${prefix}/share/cmake/etwctl")
+    endif()
+    step("configure README example" ${CMAKE_COMMAND} -S "${WORK_DIR}/example" -B "${WORK_DIR}/consumer" ${common_args} ${locate})
+    set(consumer_name my_profiler)
+    set(expected_output "etwctl 1\\.0\\.0: stack walk on logger 0x21: 2 events")
 else()
-    message(FATAL_ERROR "MODE must be find_package or add_subdirectory, not '${MODE}'")
+    message(FATAL_ERROR "MODE must be find_package, add_subdirectory, fetchcontent or install_without_build, not '${MODE}'")
+endif()
+if(NOT consumer_name)
+    set(consumer_name etwctl_consumer)
+    set(expected_output "etwctl consumer ok: 1\\.0\\.0, 2 hooks, incorrect size 1462")
 endif()
 
 step("build consumer" ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer")
 if(TOOLCHAIN_FILE)
-    set(exe "${WORK_DIR}/consumer/etwctl_consumer.exe")
+    set(exe "${WORK_DIR}/consumer/${consumer_name}.exe")
 else()
-    set(exe "${WORK_DIR}/consumer/etwctl_consumer")
+    set(exe "${WORK_DIR}/consumer/${consumer_name}")
 endif()
 if(EMULATOR)
     # Reuse the outer build's Wine prefix (or the one the caller chose) instead of making a new one.
@@ -130,7 +176,19 @@ if(EMULATOR)
 else()
     step("run consumer" "${exe}")
 endif()
-if(NOT step_output MATCHES "etwctl consumer ok: 1\\.0\\.0, 2 hooks, incorrect size 1462")
-    message(FATAL_ERROR "consumer output unexpected:\n${step_output}")
+if(NOT step_output MATCHES "${expected_output}")
+    message(FATAL_ERROR "consumer output unexpected (wanted ${expected_output}):\n${step_output}")
 endif()
 message(STATUS "${MODE} consumer: ${step_output}")
+
+if(MODE STREQUAL "install_without_build" AND NOT TOOLCHAIN_FILE)
+    # The tool: installed once built, as its own component.
+    step("build the tool" ${CMAKE_COMMAND} --build "${WORK_DIR}/etwctl-build" --target etwctl_tool)
+    step("install the tool component" ${CMAKE_COMMAND} --install "${WORK_DIR}/etwctl-build" --prefix "${prefix}"
+         --component tool)
+    if(NOT EXISTS "${prefix}/bin/etwctl")
+        message(FATAL_ERROR "cmake --install --component tool did not install bin/etwctl")
+    endif()
+    step("run the installed tool" "${prefix}/bin/etwctl" --help)
+    message(STATUS "installed tool: ${step_output}")
+endif()
