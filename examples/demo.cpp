@@ -36,18 +36,6 @@ void expect_ok(std::error_code ec, char const* what) {
     check(!ec, what);
 }
 
-/// Case-insensitive ASCII comparison of a profile source's description with a name.
-bool description_is(profile_source_entry const& e, std::string_view name) {
-    char text[64];
-    std::size_t const n = e.description_ascii(text);
-    if (n != name.size()) return false;
-    for (std::size_t i = 0; i < n; ++i) {
-        auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-        if (lower(text[i]) != lower(name[i])) return false;
-    }
-    return true;
-}
-
 void hex_dump(std::span<std::byte const> bytes) {
     std::size_t const shown = bytes.size() < 64 ? bytes.size() : 48; // a 4 KiB reply buffer: its head
     for (std::size_t i = 0; i < shown; i += 16) {
@@ -86,13 +74,11 @@ int main() {
     // Counter ids from this machine's list, by name (never compile-time ids: they are machine-specific).
     profile_source counters[std::size(counter_names)] = {};
     std::size_t resolved = 0;
-    profile_source_list_buffer<> list_storage;
-    if (auto const list = query<profile_source_list>(*kernel, list_storage)) {
-        for (std::string_view const wanted : counter_names)
-            for (auto const& entry : *list)
-                if (description_is(entry, wanted)) counters[resolved++] = static_cast<profile_source>(entry.source_id());
+    for (std::string_view const name : counter_names) {
+        auto const id = find_profile_source(*kernel, name);
+        check(id.has_value(), "counter found by name in the profile-source list");
+        if (id) counters[resolved++] = *id;
     }
-    check(resolved == std::size(counter_names), "counters found by name in the profile-source list");
     expect_ok(set<pmc_counter_list>(*kernel, session, std::span<profile_source const>(counters, resolved)),
               "set<pmc_counter_list> (2 counters, by name)");
     expect_ok(set<pmc_event_list>(*kernel, session, pmc_events), "set<pmc_event_list> (CSwitch), after them");

@@ -30,12 +30,17 @@ int main() {
         // Sample on cache misses as well, for this session only; the kernel cannot say which sources
         // the session sampled before, so the guard restores the configuration the caller states
         // (by default: the timer alone).
-        profile_source_setting const sources[] = {{profile_source::time, {}},
-                                                  {profile_source::cache_misses, profile_interval{8192}}};
+        // The counter's id comes from this machine's profile-source list, by name, at run time.
+        auto const cache_misses = find_profile_source(k, "CacheMisses");
+        if (!cache_misses) {
+            std::printf("no CacheMisses source here: %s\n", cache_misses.error().message().c_str());
+            return 1;
+        }
+        profile_source_setting const sources[] = {{profile_source::time, {}}, {*cache_misses, profile_interval{8192}}};
         profile_source_guard sampling(k, session, sources);
         if (sampling.error()) return 1;
         std::printf("sources configured: %zu, cache-miss interval %u\n", k.profile_config(limits::kernel_logger_id).size(),
-                    k.interval(static_cast<std::uint32_t>(profile_source::cache_misses)));
+                    k.interval(static_cast<std::uint32_t>(*cache_misses)));
     } // both restored here, in reverse order of construction
 
     std::printf("after the scope: timer interval %u, restore %s\n", query<sampled_profile_interval>(k).value().count(),

@@ -406,6 +406,21 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
 
 } // namespace detail
 
+/// The profile source this machine's list calls `name` (case-insensitive ASCII, as pmc_counter::named),
+/// read with query<profile_source_list> into `storage` (empty: 4 KiB on the stack). Ids above
+/// ProfileMaximum (24) are the HAL's and differ between machines: resolve counters by name at run time,
+/// never by an id written into the program. Errors: the query's, or rule::profile_source_absent.
+template <kernel K>
+[[nodiscard]] result<profile_source> find_profile_source(K& k, std::string_view name,
+                                                         std::span<std::byte> storage = {}) noexcept {
+    profile_source_list_buffer<> local;
+    auto const list = query<profile_source_list>(k, storage.empty() ? local.span() : storage);
+    if (!list) return list.error();
+    for (auto const& e : *list)
+        if (detail::description_is(e, name)) return static_cast<profile_source>(e.source_id());
+    return rule::profile_source_absent;
+}
+
 /// Counters on kernel events given as hook ids (a hook_list, a span, an array).
 template <kernel K>
 pmc_report setup_pmc(K& k, session_handle session, std::span<pmc_counter const> counters,
