@@ -182,9 +182,16 @@ endif()
 message(STATUS "${MODE} consumer: ${step_output}")
 
 if(MODE STREQUAL "install_without_build" AND NOT TOOLCHAIN_FILE)
-    # The tool: installed once built, as its own component.
-    step("build the tool" ${CMAKE_COMMAND} --build "${WORK_DIR}/etwctl-build" --target etwctl_tool)
-    step("install the tool component" ${CMAKE_COMMAND} --install "${WORK_DIR}/etwctl-build" --prefix "${prefix}"
+    # The tool: installed once built, as its own component. The outer build (this test's own build
+    # tree) has usually built it already: install from there; otherwise build it in the fresh tree.
+    set(tool_tree "${WORK_DIR}/etwctl-build")
+    if(OUTER_BINARY_DIR AND EXISTS "${OUTER_BINARY_DIR}/tools/etwctl/etwctl"
+       AND EXISTS "${OUTER_BINARY_DIR}/tools/etwctl/cmake_install.cmake")
+        set(tool_tree "${OUTER_BINARY_DIR}")
+    else()
+        step("build the tool" ${CMAKE_COMMAND} --build "${tool_tree}" --target etwctl_tool)
+    endif()
+    step("install the tool component" ${CMAKE_COMMAND} --install "${tool_tree}" --prefix "${prefix}"
          --component tool)
     if(NOT EXISTS "${prefix}/bin/etwctl")
         message(FATAL_ERROR "cmake --install --component tool did not install bin/etwctl")
