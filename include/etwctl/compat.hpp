@@ -1,5 +1,5 @@
 // etwctl/compat.hpp - drop-in equivalents of TraceSetInformation, TraceQueryInformation,
-// EtwGetTraceEnableFlags and TraceLoggingSetInformation, with SECHOST/NTDLL semantics (spec 000-004):
+// EtwGetTraceEnableFlags and TraceLoggingSetInformation, with SECHOST/NTDLL semantics (sources in docs/choices.md):
 // the same checks in the same order, the same error codes, byte-exact kernel requests, kernel
 // failures mapped as RtlNtStatusToDosError does. No heap: kernel requests are built on the stack
 // (at most 0x10 + 4 * 256 bytes). Nothing outside the caller's buffers is read or written.
@@ -289,7 +289,7 @@ std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t
     return e;
 }
 
-/// EtwGetTraceEnableFlags (spec 004): the flags, or 0 with *error = ERROR_INVALID_HANDLE.
+/// EtwGetTraceEnableFlags: the flags, or 0 with *error = ERROR_INVALID_HANDLE.
 /// *error (if error is not NULL) is 0 on success.
 inline std::uint32_t get_trace_enable_flags(std::uint64_t trace_handle, std::uint32_t* error) noexcept {
     rule const r = validate::enable_context(trace_handle);
@@ -297,7 +297,7 @@ inline std::uint32_t get_trace_enable_flags(std::uint64_t trace_handle, std::uin
     return r == rule::ok ? static_cast<std::uint32_t>(trace_handle >> 32) : 0U;
 }
 
-/// TraceLoggingSetInformation (spec 003): EventSetInformation's checks, then the call; an HRESULT.
+/// TraceLoggingSetInformation: EventSetInformation's checks, then the call; an HRESULT.
 template <event_set_information_policy P = default_event_set_information_policy, kernel K>
 std::int32_t tracelogging_set_information(K& k, std::uint64_t reg_handle, std::uint32_t information_class,
                                           void const* information, std::uint32_t length) noexcept {

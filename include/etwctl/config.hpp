@@ -6,7 +6,7 @@
 // changes what a header means (ETWCTL_HAVE_EVENT_SET_INFORMATION) changes the inline namespace too, so
 // two translation units built with different options cannot silently share one definition.
 //
-// ETWCTL_HAVE_EVENT_SET_INFORMATION (0, 1 or 2) mirrors TLG_HAVE_EVENT_SET_INFORMATION (spec 003): the
+// ETWCTL_HAVE_EVENT_SET_INFORMATION (0, 1 or 2) mirrors TLG_HAVE_EVENT_SET_INFORMATION (traceloggingprovider.h): the
 // default event_set_information_policy of compat::tracelogging_set_information. When it is not defined,
 // etwctl chooses as TraceLoggingProvider.h does from the targeted Windows version: 1 (call directly)
 // when the target is Windows 8 (0x0602) or later, which is every target etwctl supports, else 2 (look

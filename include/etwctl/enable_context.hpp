@@ -2,7 +2,7 @@
 //
 // A classic provider's enable callback receives a TRACEHANDLE that is really a TRACE_ENABLE_CONTEXT:
 // bits 0-15 logger id (0xFFFF = NT Kernel Logger), 16-23 level, 24-31 internal flag, 32-63 enable
-// flags. EtwGetTraceEnableFlags (spec 004) rejects a zero handle and logger ids >= MAXLOGGERS (64)
+// flags. EtwGetTraceEnableFlags (Geoff Chappell's gettraceenableflags.htm) rejects a zero handle and logger ids >= MAXLOGGERS (64)
 // other than 0xFFFF with ERROR_INVALID_HANDLE. Decoding is a few shifts; nothing is called.
 #pragma once
 

@@ -18,7 +18,7 @@ ETWCTL_BEGIN_NAMESPACE
 
 enum class rule : std::uint16_t {
     ok = 0,
-    // TraceSetInformation / TraceQueryInformation (spec 000, 001)
+    // TraceSetInformation / TraceQueryInformation (SECHOST of Windows 10; sources in docs/choices.md)
     set_class_not_supported,
     query_class_not_supported,
     stack_tracing_size,
@@ -42,7 +42,7 @@ enum class rule : std::uint16_t {
     version_length,
     null_buffer_with_length,
     kernel_reply_malformed,
-    // EventSetInformation / TraceLoggingSetInformation (spec 003; SDK evntprov.h EVENT_INFO_CLASS,
+    // EventSetInformation / TraceLoggingSetInformation (SDK traceloggingprovider.h and evntprov.h EVENT_INFO_CLASS,
     // https://learn.microsoft.com/en-us/windows/win32/api/evntprov/nf-evntprov-eventsetinformation)
     event_info_class_not_supported,
     binary_tracking_length,
@@ -51,7 +51,7 @@ enum class rule : std::uint16_t {
     descriptor_type_length,
     descriptor_type_value,
     event_set_information_unavailable,
-    // EtwGetTraceEnableFlags (spec 004)
+    // EtwGetTraceEnableFlags (Geoff Chappell's gettraceenableflags.htm; docs/choices.md)
     enable_context_zero_handle,
     enable_context_bad_logger_id,
     // limits the typed layer checks before the call (PROFILE_SOURCE_INFO MinInterval/MaxInterval of

@@ -1,4 +1,4 @@
-// EtwGetTraceEnableFlags (spec 004) and TraceLoggingSetInformation / EventSetInformation (spec 003).
+// EtwGetTraceEnableFlags and TraceLoggingSetInformation / EventSetInformation.
 #include "sim_fixture.hpp"
 
 using namespace etwctl;

@@ -1,4 +1,4 @@
-// TraceQueryInformation (spec 001): checks, return-length rules, kernel requests, output placement.
+// TraceQueryInformation (SECHOST of Windows 10): checks, return-length rules, kernel requests, output placement.
 #include "sim_fixture.hpp"
 
 using namespace etwctl;

@@ -1,4 +1,4 @@
-// TraceSetInformation (spec 000): every check, every error code, every kernel request, byte for byte.
+// TraceSetInformation (SECHOST of Windows 10): every check, every error code, every kernel request, byte for byte.
 #include "sim_fixture.hpp"
 
 using namespace etwctl;

@@ -1,5 +1,5 @@
 // Fuzz harness: TRACEHANDLE decoding. compat::get_trace_enable_flags (EtwGetTraceEnableFlags) must agree
-// with etwctl::enable_context and enable_flags_of, and both with a reference written from spec 004:
+// with etwctl::enable_context and enable_flags_of, and both with a reference written from Geoff Chappell's EtwGetTraceEnableFlags page:
 // 0 -> ERROR_INVALID_HANDLE; logger id (low 16 bits) >= 64 and != 0xFFFF -> ERROR_INVALID_HANDLE;
 // otherwise the flags are bits 32-63. make() round-trips every handle through its parts.
 #include <cstddef>
