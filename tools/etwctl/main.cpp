@@ -15,6 +15,7 @@
 #include "cli.hpp"
 #include "commands/commands.hpp"
 #include "kernel_ref.hpp"
+#include "names.hpp"
 #include "output.hpp"
 #include "sim_machine.hpp"
 #include "sources.hpp"
@@ -37,10 +38,7 @@ int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     if (c == "interval") return cmd_interval(ctx, k, out);
     if (c == "stackwalk") return cmd_stackwalk(ctx, k, out);
     if (c == "flags") return cmd_flags(ctx, k, out);
-    if (c == "pmc")
-        return ctx.cl.positional.size() == 2 && ctx.cl.positional[1] == "owners" ? cmd_pmc_owners(ctx, k, out)
-                                                                                 : cmd_pmc(ctx, k, out);
-    if (c == "limits") return cmd_limits(ctx, k, out);
+    if (c == "pmc") return cmd_pmc(ctx, k, out);
     if (c == "version") return cmd_version(ctx, k, out);
     if (c == "xperf") return cmd_xperf(ctx, k, out);
     return exit_usage;
@@ -105,7 +103,13 @@ int main(int argc, char** argv) {
         return cl.help || ctx.command == "help" ? exit_ok : exit_usage;
     }
     auto const* help = find_help(ctx.command);
-    if (!help) return usage_error(ctx, "unknown command '" + ctx.command + "'");
+    if (!help) {
+        std::vector<std::string_view> names;
+        for (auto const& h : helps)
+            if (h.name != "xperf") names.push_back(h.name);
+        std::string const near = nearest_name(ctx.command, names);
+        return usage_error(ctx, "unknown command '" + ctx.command + "'" + (near.empty() ? "" : " (did you mean " + near + "?)"));
+    }
     if (cl.help) return print_help(*help);
     if (ctx.command == "decode-handle" || ctx.command == "list") { // pure: no kernel involved
         json_object out;
