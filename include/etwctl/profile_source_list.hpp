@@ -28,7 +28,7 @@ constexpr rule check_profile_source_chain(std::span<std::byte const> bytes) noex
         constexpr std::size_t head = profile_source_info_description_offset;
         if (size - off < head + 2) return rule::kernel_reply_malformed; // head + at least the NUL
         std::uint32_t next = 0;
-        for (int i = 0; i < 4; ++i) next |= std::uint32_t(std::to_integer<std::uint8_t>(bytes[off + i])) << (8 * i);
+        for (std::size_t i = 0; i < 4; ++i) next |= std::uint32_t{std::to_integer<std::uint8_t>(bytes[off + i])} << (8 * i);
         std::size_t const end = next == 0 ? size : off + next;
         if (next != 0 && (next % 8 != 0 || next < head + 2 || next > size - off)) return rule::kernel_reply_malformed;
         bool terminated = false;

@@ -70,7 +70,7 @@ inline rule parse_provider_traits(std::span<std::byte const> blob, provider_trai
         if (u8(p + 2) == provider_trait_type_group && size == provider_group_trait_size) {
             std::uint8_t b[16] = {};
             for (std::size_t i = 0; i < 16; ++i) b[i] = static_cast<std::uint8_t>(u8(p + 3 + i));
-            info.group = guid(b[0] | (b[1] << 8) | (b[2] << 16) | (std::uint32_t{b[3]} << 24),
+            info.group = guid(std::uint32_t{b[0]} | (std::uint32_t{b[1]} << 8) | (std::uint32_t{b[2]} << 16) | (std::uint32_t{b[3]} << 24),
                               static_cast<std::uint16_t>(b[4] | (b[5] << 8)),
                               static_cast<std::uint16_t>(b[6] | (b[7] << 8)), b[8], b[9], b[10], b[11], b[12],
                               b[13], b[14], b[15]);

@@ -117,11 +117,11 @@ TEST_CASE("query<profile_source_list> into caller storage; too small storage rep
         ++count;
     }
     CHECK(count == 18);
-    std::byte small[64];
+    std::byte short_storage[64]; // not `small`: rpcndr.h defines it (issue 12)
     std::uint32_t needed = 0;
-    auto const too_small = query<profile_source_list>(m.k, std::span<std::byte>(small), &needed);
+    auto const too_small = query<profile_source_list>(m.k, std::span<std::byte>(short_storage), &needed);
     CHECK(too_small.error() == make_error_code(rule::source_list_buffer_too_small));
-    CHECK(needed > sizeof small);
+    CHECK(needed > sizeof short_storage);
     std::vector<std::byte> exact(needed);
     CHECK(query<profile_source_list>(m.k, std::span<std::byte>(exact)).has_value());
 }

@@ -266,9 +266,9 @@ TEST_CASE("query<pmc_counter_owners>: free, held outside ETW, held by a session"
 
 TEST_CASE("query<pmc_counter_owners>: privilege, buffer size, processor") {
     machine m;
-    std::byte small[8 + 12 * 3];
+    std::byte short_storage[8 + 12 * 3]; // not `small`: rpcndr.h defines it
     std::uint32_t needed = 0;
-    CHECK(query<pmc_counter_owners>(m.k, std::span<std::byte>(small), 0, &needed).error() ==
+    CHECK(query<pmc_counter_owners>(m.k, std::span<std::byte>(short_storage), 0, &needed).error() ==
           status(ntstatus::buffer_too_small));
     CHECK(needed == 8 + 12 * 4);
     pmc_owner_buffer<> storage;

@@ -111,9 +111,9 @@ TEST_CASE("hostile kernel: the profile-source list") {
         std::uint32_t ret = 0xDEADBEEFU;
         CHECK(compat::trace_query_information(*k, 0, 7, nullptr, 0, &ret) == malformed);
         CHECK(ret == 0);
-        unsigned char* small = page.tail_filled(4, 0xCC);
-        CHECK(compat::trace_query_information(*k, 0, 7, small, 4, &ret) == malformed);
-        for (int i = 0; i < 4; ++i) CHECK(small[i] == 0xCC);
+        unsigned char* tail = page.tail_filled(4, 0xCC); // not `small`: rpcndr.h defines it
+        CHECK(compat::trace_query_information(*k, 0, 7, tail, 4, &ret) == malformed);
+        for (int i = 0; i < 4; ++i) CHECK(tail[i] == 0xCC);
     }
     SUBCASE("the kernel's own failure is returned as RtlNtStatusToDosError maps it") {
         k->inner().inject(ntstatus::access_denied);

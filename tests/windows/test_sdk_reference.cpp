@@ -84,7 +84,11 @@ static_assert(same_value(TraceVersionInfo, tic::version));
 static_assert(same_value(TraceGroupQueryList, tic::group_query_list));
 static_assert(same_value(TraceGroupQueryInfo, tic::group_query_info));
 static_assert(same_value(TraceDisallowListQuery, tic::disallow_list_query));
-static_assert(same_value(TraceCompressionInfo, tic::reserved15)); // current SDK: TraceInfoReserved15
+// Class 15: mingw-w64's evntrace.h calls it TraceCompressionInfo, the current Windows SDK
+// TraceInfoReserved15; no name is in every SDK, so the value is checked against the neighbours'.
+static_assert(static_cast<unsigned>(tic::reserved15) == 15U);
+static_assert(static_cast<unsigned>(TraceDisallowListQuery) + 1U == static_cast<unsigned>(tic::reserved15));
+static_assert(static_cast<unsigned>(TracePeriodicCaptureStateListInfo) - 1U == static_cast<unsigned>(tic::reserved15));
 static_assert(same_value(TracePeriodicCaptureStateListInfo, tic::periodic_capture_state_list));
 static_assert(same_value(TracePeriodicCaptureStateInfo, tic::periodic_capture_state));
 static_assert(same_value(TraceProviderBinaryTracking, tic::provider_binary_tracking));

@@ -36,11 +36,17 @@ inline constexpr command_help helps[] = {
      "Reads or sets the session's kernel flags (group mask): NAMES is PROC_THREAD+LOADER+PROFILE+...\n"
      "(xperf flag and group names, PERF_* names or 0x PERF values). add / remove change the flags the\n"
      "kernel reports for the session. An empty list is refused: 'clear' turns every flag off."},
-    {"pmc", "etwctl pmc SESSION --counters NAME|ID,... [--events NAMES] [--interval N] [--flags NAMES]",
+    {"limits", "etwctl limits [SESSION]",
+     "Prints the machine's limits: the most loggers (TraceMaxLoggersQuery), the most hardware counters\n"
+     "sampled at once (TraceMaxPmcCounterQuery) and, for a SESSION, its streams (TraceStreamCount).\n"
+     "A Windows without a class prints 'not on this Windows'."},
+    {"pmc", "etwctl pmc SESSION --counters NAME|ID,... [--events NAMES] [--interval N] [--flags NAMES]\n"
+            "       etwctl pmc owners",
      "Attaches hardware counters (profile sources, 1 to 4, joined with ',') to kernel events (0 to 4,\n"
      "xperf names joined with '+' or ','). --interval sets each counter's interval first; --flags turns\n"
      "kernel flags on (added to the session's flags) before the events' groups are checked. The counter\n"
-     "and event lists can be set once per session."},
+     "and event lists can be set once per session. 'pmc owners' prints who holds each counter\n"
+     "(TracePmcCounterOwners: free, held outside ETW, or a session's)."},
     {"list", "etwctl list events|flags|groups|sources|classes",
      "Prints the names the tool accepts, from etwctl's tables: hook id / mask / source id, the xperf name\n"
      "and whether xperf knows it. With --json, one object per row."},

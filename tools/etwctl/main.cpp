@@ -38,7 +38,10 @@ int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     if (c == "interval") return cmd_interval(ctx, k, out);
     if (c == "stackwalk") return cmd_stackwalk(ctx, k, out);
     if (c == "flags") return cmd_flags(ctx, k, out);
-    if (c == "pmc") return cmd_pmc(ctx, k, out);
+    if (c == "pmc")
+        return ctx.cl.positional.size() == 2 && ctx.cl.positional[1] == "owners" ? cmd_pmc_owners(ctx, k, out)
+                                                                                 : cmd_pmc(ctx, k, out);
+    if (c == "limits") return cmd_limits(ctx, k, out);
     if (c == "version") return cmd_version(ctx, k, out);
     if (c == "xperf") return cmd_xperf(ctx, k, out);
     return exit_usage;

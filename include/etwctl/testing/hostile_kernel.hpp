@@ -173,7 +173,7 @@ private:
             if (size != 0) returned = head + static_cast<std::uint32_t>(profile_source_info_description_offset) + 10;
             return s;
         case reply_fault::chain_cycle:
-            set_next(records + second, static_cast<std::uint32_t>(first - second)); // wraps: back to the first
+            set_next(records + second, first - second); // unsigned: wraps, back to the first
             return s;
         case reply_fault::chain_past_end:
             set_next(records + last, size - last + 8);

@@ -15,6 +15,9 @@ int cmd_flags(context const& ctx, tool_kernel& k, json_object& out);
 int cmd_pmc(context const& ctx, tool_kernel& k, json_object& out);
 int cmd_version(context const& ctx, tool_kernel& k, json_object& out);
 int cmd_xperf(context const& ctx, tool_kernel& k, json_object& out);
+/// commands/current_windows.cpp: the classes of later Windows releases (limits, pmc owners).
+int cmd_limits(context const& ctx, tool_kernel& k, json_object& out);
+int cmd_pmc_owners(context const& ctx, tool_kernel& k, json_object& out);
 /// Pure commands: no kernel involved.
 int cmd_list(context const& ctx, json_object& out);
 int cmd_decode_handle(context const& ctx, json_object& out);

@@ -1,0 +1,89 @@
+// The commands of the information classes later Windows releases added (issue 13):
+//   etwctl limits [SESSION]          TraceMaxLoggersQuery, TraceMaxPmcCounterQuery, TraceStreamCount
+//   etwctl pmc owners                 TracePmcCounterOwners: who holds each hardware counter
+// A class this Windows lacks is printed as "not on this Windows" (the library's missing_class_category);
+// any other failure is reported as usual.
+#include <iostream>
+#include <string>
+
+#include "etwctl/classes/current_windows.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/query.hpp"
+
+#include "../session.hpp"
+#include "commands.hpp"
+
+namespace etwctl_tool {
+
+namespace {
+
+/// One ULONG answer: printed, or "not on this Windows", or a failure (returned as a non-ok code).
+int limit_line(context const& ctx, etwctl::result<std::uint32_t> const& r, std::string_view label, std::string_view key,
+               json_object& out) {
+    if (r) {
+        out.num(key, *r);
+        if (!ctx.cl.json) std::cout << label << ": " << *r << "\n";
+        return exit_ok;
+    }
+    if (r.error().category() == etwctl::missing_class_category()) {
+        out.str(key, "not on this Windows");
+        if (!ctx.cl.json) std::cout << label << ": not on this Windows (" << r.error().message() << ")\n";
+        return exit_ok;
+    }
+    return report_failure(ctx, {exit_code_of(r.error()), r.error(), "cannot read " + std::string(label), {}, {}});
+}
+
+} // namespace
+
+int cmd_limits(context const& ctx, tool_kernel& k, json_object& out) {
+    auto const& p = ctx.cl.positional;
+    if (p.size() > 2) return usage_error(ctx, "expected at most a SESSION");
+    if (int const rc = limit_line(ctx, etwctl::query<etwctl::max_loggers>(k), "max loggers", "max_loggers", out); rc != exit_ok)
+        return rc;
+    if (int const rc = limit_line(ctx, etwctl::query<etwctl::max_pmc_counters>(k), "max PMC counters", "max_pmc_counters", out);
+        rc != exit_ok)
+        return rc;
+    if (p.size() == 2) {
+        session_arg s;
+        if (int const rc = resolve_session(ctx, k, p[1], s); rc != exit_ok) return rc;
+        out.num("session", s.handle.value);
+        if (int const rc = limit_line(ctx, etwctl::query<etwctl::stream_count>(k, s.handle), "streams of " + s.text,
+                                      "stream_count", out);
+            rc != exit_ok)
+            return rc;
+    }
+    return exit_ok;
+}
+
+int cmd_pmc_owners(context const& ctx, tool_kernel& k, json_object& out) {
+    auto const& p = ctx.cl.positional;
+    if (p.size() != 2) return usage_error(ctx, "expected 'pmc owners'");
+    std::uint32_t const processor = 0; // the owners of processor 0's counters
+    etwctl::pmc_owner_buffer<> storage;
+    auto const owners = etwctl::query<etwctl::pmc_counter_owners>(k, storage, processor);
+    if (!owners) {
+        if (owners.error().category() == etwctl::missing_class_category()) {
+            out.str("owners", "not on this Windows");
+            if (!ctx.cl.json) std::cout << "counter owners: not on this Windows (" << owners.error().message() << ")\n";
+            return exit_ok;
+        }
+        return report_failure(ctx, {exit_code_of(owners.error()), owners.error(), "cannot read the counter owners", {}, {}});
+    }
+    out.num("processor", processor);
+    std::string list = "[";
+    for (std::size_t i = 0; i < owners->size(); ++i) {
+        auto const o = (*owners)[i];
+        json_object row;
+        row.num("counter", i).str("owner", etwctl::to_string(o.type)).num("source", o.profile_source).num("tag", o.owner_tag);
+        list += (i ? "," : "") + row.text();
+        if (!ctx.cl.json) {
+            std::cout << "counter " << i << ": " << etwctl::to_string(o.type);
+            if (o.type != etwctl::pmc_owner_type::free) std::cout << " (source " << o.profile_source << ", tag " << o.owner_tag << ")";
+            std::cout << "\n";
+        }
+    }
+    out.raw("owners", list + "]");
+    return exit_ok;
+}
+
+} // namespace etwctl_tool
