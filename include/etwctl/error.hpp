@@ -19,6 +19,7 @@
 #include <gsl/assert>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/status_codes.hpp"
 
@@ -26,10 +27,9 @@ ETWCTL_BEGIN_NAMESPACE
 
 namespace detail {
 inline std::string hex32(std::uint32_t v) {
-    char buf[11] = {'0', 'x'};
-    for (int i = 0; i < 8; ++i) buf[2 + i] = "0123456789ABCDEF"[(v >> (28 - 4 * i)) & 0xFU];
-    buf[10] = '\0';
-    return std::string(buf);
+    char buf[10] = {'0', 'x'};
+    format_hex(v, 8, buf + 2, true);
+    return std::string(buf, sizeof buf);
 }
 
 class win32_category_impl final : public std::error_category {

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 
@@ -64,8 +65,8 @@ struct guid {
                 ++i;
                 continue;
             }
-            int const hi = hex(text[i]);
-            int const lo = hex(text[i + 1]);
+            int const hi = detail::hex_digit(text[i]);
+            int const lo = detail::hex_digit(text[i + 1]);
             if (hi < 0 || lo < 0) return false;
             bytes[b++] = static_cast<std::uint8_t>(hi * 16 + lo);
             i += 2;
@@ -91,22 +92,17 @@ struct guid {
 
     /// Writes the 36-character lower-case form (no braces) into out[0..36).
     constexpr void format(char (&out)[37]) const noexcept {
-        constexpr char digits[] = "0123456789abcdef";
-        std::size_t o = 0;
-        auto put = [&](std::uint32_t v, int nibbles) {
-            for (int i = nibbles - 1; i >= 0; --i) out[o++] = digits[(v >> (4 * i)) & 0xF];
-        };
-        put(data1, 8);
-        out[o++] = '-';
-        put(data2, 4);
-        out[o++] = '-';
-        put(data3, 4);
-        out[o++] = '-';
-        put(data4[0], 2);
-        put(data4[1], 2);
-        out[o++] = '-';
-        for (int i = 2; i < 8; ++i) put(data4[i], 2);
-        out[o] = '\0';
+        char* o = out;
+        detail::format_hex(data1, 8, o);
+        o[8] = '-';
+        detail::format_hex(data2, 4, o + 9);
+        o[13] = '-';
+        detail::format_hex(data3, 4, o + 14);
+        o[18] = '-';
+        for (int i = 0; i < 2; ++i) detail::format_hex(data4[i], 2, o + 19 + 2 * i);
+        o[23] = '-';
+        for (int i = 2; i < 8; ++i) detail::format_hex(data4[i], 2, o + 24 + 2 * (i - 2));
+        o[36] = '\0';
     }
 
     friend constexpr bool operator==(guid const& a, guid const& b) noexcept {
@@ -125,33 +121,15 @@ struct guid {
         return true;
     }
 
-private:
-    static constexpr int hex(char c) noexcept {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-    }
 };
 
 static_assert(sizeof(guid) == 16 && alignof(guid) == 4, "etwctl::guid must be layout-compatible with GUID");
 
-namespace detail {
-/// A string literal as a template argument (for the _guid literal operator template).
-template <std::size_t N>
-struct guid_text {
-    char chars[N] = {};
-    constexpr guid_text(char const (&s)[N]) noexcept { // NOLINT: converts from the literal by design
-        for (std::size_t i = 0; i < N; ++i) chars[i] = s[i];
-    }
-    constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
-};
-} // namespace detail
 
 namespace literals {
 /// "3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c"_guid, checked at compile time: malformed text is one error
 /// (a static_assert naming the rule), whichever compiler.
-template <detail::guid_text Text>
+template <fixed_string Text>
 consteval guid operator""_guid() noexcept {
     constexpr bool well_formed = [] {
         guid g;

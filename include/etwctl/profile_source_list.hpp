@@ -90,6 +90,15 @@ private:
     std::size_t size_ = 0;
 };
 
+namespace detail {
+/// Says "the request layer checked this chain" (request/encode.hpp's query_profile_sources), so the
+/// view is built without checking it a second time.
+struct checked_chain {
+    explicit constexpr checked_chain(std::span<std::byte const> b) noexcept : bytes(b) {}
+    std::span<std::byte const> bytes;
+};
+} // namespace detail
+
 /// A forward range over a checked chain. Construct through parse() (or query<profile_source_list>).
 class profile_source_list_view {
 public:
@@ -135,6 +144,13 @@ public:
         out = profile_source_list_view{};
         if (r == rule::ok) out.bytes_ = bytes;
         return r;
+    }
+
+    /// A chain the request layer has already checked.
+    static constexpr profile_source_list_view from_checked(detail::checked_chain c) noexcept {
+        profile_source_list_view v;
+        v.bytes_ = c.bytes;
+        return v;
     }
 
     iterator begin() const noexcept { return {bytes_, 0}; }

@@ -6,7 +6,9 @@
 //   query<version>(k)                                       -> result<std::uint32_t>  (no kernel call)
 //   query<disallow_list_query>(k, session, storage)         -> result<std::span<guid>> (a prefix of storage)
 // Machine-global classes take no session. Results are values or views into the caller's storage,
-// never heap memory; replies are checked before they are used (profile_source_list.hpp).
+// never heap memory; replies are checked before they are used (profile_source_list.hpp). Storage of any
+// size is accepted (std::size_t throughout; the kernel is offered at most 4 GiB - 1). Each querier calls
+// the request layer (request/encode.hpp) with typed values; compat.hpp is not involved.
 #pragma once
 
 #include <cstddef>
@@ -16,13 +18,14 @@
 #include <type_traits>
 
 #include "etwctl/config.hpp"
-#include "etwctl/compat.hpp"
+#include "etwctl/classes/info_classes.hpp"
+#include "etwctl/config.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/group_mask.hpp"
-#include "etwctl/classes/info_classes.hpp"
 #include "etwctl/kernel/concept.hpp"
-#include "etwctl/request/layouts.hpp"
 #include "etwctl/profile_source_list.hpp"
+#include "etwctl/request/encode.hpp"
+#include "etwctl/request/layouts.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -68,14 +71,11 @@ struct querier<profile_source_list> {
     template <kernel K>
     static result<profile_source_list_view> apply(K& k, std::span<std::byte> storage,
                                                   std::uint32_t* required_size = nullptr) noexcept {
-        std::uint32_t returned = 0;
-        auto const o = query_profile_sources(k, storage.empty() ? nullptr : storage.data(),
-                                             static_cast<std::uint32_t>(storage.size()), returned);
-        if (required_size) *required_size = returned;
+        std::size_t returned = 0;
+        auto const o = query_profile_sources(k, storage.empty() ? nullptr : storage.data(), storage.size(), returned);
+        if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (!o.ok()) return o.code();
-        profile_source_list_view v;
-        if (rule r = profile_source_list_view::parse(storage.first(returned), v); r != rule::ok) return r;
-        return v;
+        return profile_source_list_view::from_checked(checked_chain(storage.first(returned)));
     }
 };
 
@@ -92,10 +92,10 @@ struct querier<disallow_list_query> {
     template <kernel K>
     static result<std::span<guid>> apply(K& k, session_handle session, std::span<guid> storage,
                                          std::uint32_t* required_size = nullptr) noexcept {
-        std::uint32_t returned = 0;
+        std::size_t returned = 0;
         auto const o = query_disallow_list(k, session.value, storage.empty() ? nullptr : storage.data(),
-                                           static_cast<std::uint32_t>(storage.size_bytes()), returned);
-        if (required_size) *required_size = returned;
+                                           storage.size_bytes(), returned);
+        if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (!o.ok()) return o.code();
         return storage.first(returned / sizeof(guid));
     }

@@ -13,8 +13,10 @@
 //   set<provider_traits>(k, registration, traits)      make_provider_traits(...) or bytes
 //   set<use_descriptor_type>(k, registration, bool)
 // Sizes known at compile time are checked at compile time (static extents: C arrays, std::array,
-// std::span<T, N>, hook_list<N>); dynamic sizes are checked at run time by the same functions the
-// compat layer uses (validation.hpp), with the same rules. Errors: rule_category() for a broken rule,
+// std::span<T, N>, hook_list<N>); dynamic sizes are checked at run time against the same row of the
+// class table (classes/info_classes.hpp) the drop-in functions use (request/checks.hpp), and the
+// request is built from the typed values by the request layer (request/encode.hpp): no raw buffer is
+// faked, compat.hpp is not involved. Errors: rule_category() for a broken rule,
 // ntstatus_category() for the kernel's status, win32_category() for EventSetInformation's result.
 // No heap, no exceptions; the request is built on the stack.
 #pragma once
@@ -29,17 +31,17 @@
 #include <type_traits>
 
 #include "etwctl/config.hpp"
-#include "etwctl/compat.hpp"
+#include "etwctl/classes/info_classes.hpp"
+#include "etwctl/config.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/group_mask.hpp"
 #include "etwctl/hook_list.hpp"
-#include "etwctl/classes/info_classes.hpp"
 #include "etwctl/kernel/concept.hpp"
-#include "etwctl/names/groups.hpp"
-#include "etwctl/request/layouts.hpp"
 #include "etwctl/provider_traits.hpp"
-#include "etwctl/types.hpp"
 #include "etwctl/request/checks.hpp"
+#include "etwctl/request/encode.hpp"
+#include "etwctl/request/layouts.hpp"
+#include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 
@@ -83,87 +85,31 @@ concept source_range = sized_contiguous<R> && std::same_as<element_of<R>, profil
 template <class R>
 concept guid_range = sized_contiguous<R> && (std::same_as<element_of<R>, guid> || guid_like<element_of<R>>);
 
-/// The InformationLength the same list has in the raw API (events count as 24-byte CLASSIC_EVENT_IDs
-/// whatever the caller's type, since their fields are read by name).
-template <class R>
-std::uint32_t byte_length(R const& r) noexcept {
-    std::size_t const element = event_range<R> ? validate::classic_event_id_size : sizeof(element_of<R>);
-    std::size_t const n = std::ranges::size(r);
-    // Saturate: a list too long for 32 bits still fails its rule instead of wrapping around to a small size.
-    return n > 0xFFFFFFFFU / element ? 0xFFFFFFFFU : static_cast<std::uint32_t>(n * element);
-}
-/// The address a SECHOST rule sees: NULL for an empty list (a typed call never breaks a NULL rule).
-template <class R>
-void const* address_of(R const& r) noexcept {
-    return std::ranges::size(r) == 0 ? nullptr : static_cast<void const*>(std::ranges::data(r));
-}
-
-/// The kernel request for a hook list whose ids the compiler knows: built by a constexpr function, so
-/// the bytes are fixed at compile time (tests static_assert them) and sending them costs the stores.
-template <std::size_t N>
-constexpr kernel_id_list_request<N == 0 ? 1 : N> make_hook_request(event_trace_information_class c,
-                                                                   std::uint64_t session,
-                                                                   hook_list<N> const& hooks) noexcept {
-    kernel_id_list_request<N == 0 ? 1 : N> req{};
-    req.header = {static_cast<std::uint32_t>(c), 0, session};
-    for (std::size_t i = 0; i < N; ++i) req.ids[i] = hooks.ids[i].value;
-    return req;
-}
-
-/// Hook ids from a typed range: classic events are translated (unknown GUIDs skipped, as SECHOST
-/// does); hook ids are sent as they are. Returns how many ids were written.
-template <class R>
-std::size_t hooks_from(R const& r, std::uint32_t* out) noexcept {
-    std::size_t n = 0;
-    if constexpr (hook_range<R>) {
-        // Indexed, with the count known up front: a plain widening copy the compiler can vectorize.
-        hook_id const* const ids = std::ranges::data(r);
-        n = std::ranges::size(r);
-        for (std::size_t i = 0; i < n; ++i) out[i] = ids[i].value;
-    } else {
-        // Branch-free: every id is written, only known GUIDs advance n (out has room for all of r).
-        for (auto const& e : r) {
-            auto const group = group_or_empty(event_guid_of(e));
-            out[n] = (std::uint32_t{group} << 8) | event_type_of(e);
-            n += group != group_hash_empty;
-        }
-    }
-    return n;
-}
-
-template <std::size_t Capacity, kernel K, class R>
-outcome send_hooks(K& k, event_trace_information_class c, session_handle session, R const& r) noexcept {
-    if constexpr (is_hook_list<std::remove_cvref_t<R>>) {
-        auto const req = make_hook_request(c, session.value, r);
-        return kernel_said(set_system_information(k, &req, req.length_for(r.size())));
-    } else {
-        kernel_id_list_request<Capacity> req;
-        req.header = {static_cast<std::uint32_t>(c), 0, session.value};
-        std::size_t const n = hooks_from(r, req.ids);
-        return kernel_said(set_system_information(k, &req, req.length_for(n)));
-    }
-}
-
-} // namespace detail
-
-namespace detail {
 
 // ---- one setter per class; set<C> dispatches here --------------------------------------------------
 
 template <class C>
 struct setter;
 
-/// The shared body of the two event-list classes: the class's SECHOST rule on the raw-API view of the
-/// list (events) or its count limit (hook ids), then the request.
-template <std::size_t Capacity, kernel K, class R>
-outcome send_event_list(K& k, event_trace_information_class c, rule (*check)(void const*, std::uint32_t),
-                        rule too_many, session_handle session, R const& events) noexcept {
-    if constexpr (event_range<R>) {
-        if (rule r = check(address_of(events), byte_length(events)); r != rule::ok) return broke(r);
-    } else if (std::ranges::size(events) > Capacity) {
-        return broke(too_many);
+/// The shared body of every list class: the count against the class's row (the rules SECHOST applies
+/// to the same list as a raw buffer), then the row's request, built from the typed elements.
+template <class C, kernel K, class R>
+outcome send_list(K& k, session_handle session, R const& list) noexcept {
+    constexpr direction_rules const& d = C::row.set;
+    std::size_t const n = std::ranges::size(list);
+    if (rule r = validate::check_count(d, n); r != rule::ok) return broke(r);
+    auto const* data = std::ranges::data(list);
+    if constexpr (d.request == request_kind::hook_list) {
+        if constexpr (is_hook_list<std::remove_cvref_t<R>>) return send_hook_list(k, d.kernel_code, session.value, list);
+        else return send_hook_list<d.max_count>(k, d.kernel_code, session.value, data, n);
+    } else if constexpr (d.request == request_kind::ulong_list) {
+        static_assert(sizeof(*data) == 4);
+        return send_ulong_list<d.max_count>(k, d.kernel_code, session.value, data, n);
+    } else {
+        static_assert(d.request == request_kind::disallow_list);
+        static_assert(sizeof(*data) == 16);
+        return send_disallow_list(k, session.value, data, n);
     }
-    return send_hooks<Capacity>(k, c, session, events);
 }
 
 template <>
@@ -175,9 +121,7 @@ struct setter<stack_tracing> {
         if constexpr (n != std::dynamic_extent)
             static_assert(n <= limits::max_stack_tracing_events,
                           "etwctl::set<stack_tracing>: too many events; the kernel accepts at most 256");
-        return send_event_list<limits::max_stack_tracing_events>(k, event_trace_information_class::stack_tracing,
-                                                                 &validate::stack_tracing, rule::stack_tracing_size,
-                                                                 session, events);
+        return send_list<stack_tracing>(k, session, events);
     }
 };
 
@@ -190,8 +134,7 @@ struct setter<pmc_event_list> {
         if constexpr (n != std::dynamic_extent)
             static_assert(n <= limits::max_pmc_events,
                           "etwctl::set<pmc_event_list>: too many events; TracePmcEventListInfo accepts at most 4");
-        return send_event_list<limits::max_pmc_events>(k, event_trace_information_class::profile_event_list,
-                                                       &validate::pmc_event_list, rule::pmc_events_size, session, events);
+        return send_list<pmc_event_list>(k, session, events);
     }
 };
 
@@ -199,7 +142,7 @@ template <>
 struct setter<system_trace_enable_flags> {
     template <kernel K>
     static outcome apply(K& k, session_handle session, group_mask const& masks) noexcept {
-        return send_group_masks(k, session.value, masks.masks, sizeof masks.masks);
+        return send_group_masks(k, session.value, masks.masks, limits::max_group_masks);
     }
 };
 
@@ -215,14 +158,6 @@ struct setter<sampled_profile_interval> {
     }
 };
 
-/// The shared body of the two profile-source-list classes: the class's SECHOST rule, then the request.
-template <std::size_t Capacity, kernel K, class R>
-outcome send_source_list(K& k, event_trace_information_class c, rule (*check)(void const*, std::uint32_t),
-                         session_handle session, R const& sources) noexcept {
-    if (rule r = check(address_of(sources), byte_length(sources)); r != rule::ok) return broke(r);
-    return send_ulong_list<K, Capacity>(k, c, session.value, address_of(sources), byte_length(sources));
-}
-
 template <>
 struct setter<profile_source_config> {
     template <kernel K, source_range R>
@@ -233,8 +168,7 @@ struct setter<profile_source_config> {
             static_assert(n <= limits::max_profile_sources,
                           "etwctl::set<profile_source_config>: too many profile sources; TraceProfileSourceConfigInfo accepts at most 4");
         }
-        return send_source_list<limits::max_profile_sources>(k, event_trace_information_class::profile_config,
-                                                             &validate::profile_source_config, session, sources);
+        return send_list<profile_source_config>(k, session, sources);
     }
 };
 
@@ -248,8 +182,7 @@ struct setter<pmc_counter_list> {
             static_assert(n <= limits::max_pmc_counters,
                           "etwctl::set<pmc_counter_list>: too many counters; TracePmcCounterListInfo accepts at most 4");
         }
-        return send_source_list<limits::max_pmc_counters>(k, event_trace_information_class::profile_counter_list,
-                                                          &validate::pmc_counter_list, session, counters);
+        return send_list<pmc_counter_list>(k, session, counters);
     }
 };
 
@@ -261,9 +194,7 @@ struct setter<disallow_list> {
         if constexpr (n != std::dynamic_extent)
             static_assert(n <= limits::max_disallow_list,
                           "etwctl::set<disallow_list>: too many GUIDs; etwctl sends at most 256 (the request is built on the stack)");
-        static_assert(sizeof(element_of<R>) == 16);
-        if (rule r = validate::disallow_list_set(address_of(guids), byte_length(guids)); r != rule::ok) return broke(r);
-        return send_disallow_list(k, session.value, address_of(guids), byte_length(guids));
+        return send_list<disallow_list>(k, session, guids);
     }
 };
 

@@ -1,10 +1,16 @@
-// etwctl/classes/info_classes.hpp - THE information-class table.
+// etwctl/classes/info_classes.hpp - THE information-class table, and the typed API's tags.
 //
-// TRACE_INFO_CLASS (TraceSetInformation / TraceQueryInformation) and EVENT_INFO_CLASS
-// (EventSetInformation) values, and for each class what etwctl does with it: direction, whether the
-// session handle must be 0, the payload, element size and count limit, and the kernel request it
-// becomes. The compat layer's "supported?" decisions, the typed layer's tags and docs/ all read this
-// table; nothing else spells these numbers.
+// One row per TRACE_INFO_CLASS value says everything etwctl does with the class, and the code reads it:
+//   - which Windows release's SECHOST accepts it (the drop-in compat:: functions follow Windows 10 RTM),
+//   - the session rule (forwarded to the kernel, or must be 0 for machine-global classes),
+//   - for each direction (set, query): the buffer's shape (an array of N-byte elements with a count
+//     limit and an empty-list policy, an exact struct, at least a struct, or the kernel's protocol),
+//     the rule (and so the Win32 error) each size check breaks, and the kernel request it becomes
+//     (request kind + EVENT_TRACE_INFORMATION_CLASS or NtTraceControl code).
+// request/checks.hpp turns a row into SECHOST's buffer checks (compat) and count checks (typed);
+// request/encode.hpp has one encoder per request kind; compat.hpp, set.hpp and query.hpp dispatch on
+// the row; docs/reference.md and the tool's `list classes` print it. Adding a class: one row here, its
+// tag below, its encoder if the request kind is new, its tests (docs/architecture.md).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +19,7 @@
 
 #include "etwctl/config.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -60,75 +67,172 @@ enum class event_info_class : std::uint32_t {
 
 /// What the session-handle argument must be for a class.
 enum class session_rule : std::uint8_t {
-    forwarded,  ///< passed to the kernel as the TraceHandle
-    must_be_zero, ///< the class is machine-global: non-zero -> ERROR_INVALID_PARAMETER
-    ignored,    ///< not used (version class)
+    forwarded,    ///< passed to the kernel as the TraceHandle
+    must_be_zero, ///< the class is machine-global: non-zero -> the row's session rule
+    ignored,      ///< not used
 };
 
-/// The kernel path a class takes.
-enum class kernel_path : std::uint8_t {
-    none,                  ///< answered without the kernel
-    system_information,    ///< Nt{Set,Query}SystemInformation(SystemPerformanceTraceInformation)
-    interval_profile,      ///< EVENT_TRACE_TIME_PROFILE_INFORMATION for the timer, else Nt{Set,Query}IntervalProfile
-    trace_control,         ///< NtTraceControl
+/// The Windows release whose SECHOST first accepts a class. The drop-in functions accept exactly the
+/// classes of `windows_10_rtm` (the documented behaviour; sources in docs/choices.md); later classes need the opt-in.
+enum class windows_release : std::uint8_t {
+    windows_10_rtm,   ///< Windows 10 RTM (10240)
+    windows_10_later, ///< a later Windows 10 / 11 release (classes 16-28)
+    never,            ///< not a TraceSetInformation / TraceQueryInformation class at all
 };
 
+/// The kernel request one direction of a class becomes. request/encode.hpp has one encoder per kind.
+enum class request_kind : std::uint8_t {
+    none,                ///< the direction does not exist: ERROR_NOT_SUPPORTED
+    user_mode,           ///< answered without the kernel (TraceVersionInfo)
+    hook_list,           ///< SystemPerformanceTraceInformation {class, pad, TraceHandle, ULONG HookId[n]}
+    ulong_list,          ///< SystemPerformanceTraceInformation {class, pad, TraceHandle, ULONG Source[n]}
+    group_mask,          ///< SystemPerformanceTraceInformation EVENT_TRACE_GROUPMASK_INFORMATION
+    interval,            ///< EVENT_TRACE_TIME_PROFILE_INFORMATION (timer) or Nt{Set,Query}IntervalProfile
+    profile_source_list, ///< SystemPerformanceTraceInformation class 0x0D into the caller's buffer
+    disallow_list,       ///< NtTraceControl 0x1C (set: {logger id, count, GUIDs}) / 0x22 (query)
+};
+
+/// How SECHOST checks the caller's buffer for one direction.
+enum class buffer_shape : std::uint8_t {
+    none,     ///< no buffer rules (direction absent)
+    array,    ///< whole elements of element_size bytes, at most max_count (see empty_policy)
+    exact,    ///< exactly element_size bytes
+    at_least, ///< at least element_size bytes
+    probe,    ///< any buffer, NULL included: the request's own protocol sizes it (a size probe)
+    any,      ///< any buffer; NULL only with length 0
+};
+
+/// What an array direction says about an empty list.
+enum class empty_policy : std::uint8_t {
+    allowed,    ///< length 0 is fine, with any address
+    needs_null, ///< length 0 only with a NULL address (else empty_rule)
+    forbidden,  ///< at least one element and a non-NULL address (else empty_rule)
+};
+
+/// One direction (set or query) of a class: its buffer rules and its kernel request.
+struct direction_rules {
+    request_kind request = request_kind::none;
+    std::uint32_t kernel_code = 0; ///< EVENT_TRACE_INFORMATION_CLASS, or the NtTraceControl code
+    buffer_shape shape = buffer_shape::none;
+    std::uint32_t element_size = 0; ///< array: one element; exact / at_least: the struct
+    std::uint32_t max_count = 0;    ///< array: SECHOST's count limit
+    rule size_rule = rule::ok;      ///< broken by a length that is not whole elements (or not the struct)
+    rule too_many_rule = rule::ok;  ///< broken by more than max_count elements
+    empty_policy empty = empty_policy::allowed;
+    rule empty_rule = rule::ok;
+
+    /// Whether the direction exists (a kernel request, or an answer in user mode).
+    constexpr explicit operator bool() const noexcept { return request != request_kind::none; }
+};
+
+/// One row of the table.
 struct trace_info_class_traits {
     trace_info_class id;
     std::string_view sdk_name;
-    bool set;   ///< TraceSetInformation accepts it (SECHOST, Windows 10)
-    bool query; ///< TraceQueryInformation accepts it
+    windows_release release;
     session_rule session;
-    kernel_path path;
-    std::uint32_t set_kernel_code;   ///< EVENT_TRACE_INFORMATION_CLASS or NtTraceControl code (set)
-    std::uint32_t query_kernel_code; ///< same for query
-    std::size_t element_size;        ///< payload element size in bytes (0: fixed struct)
-    std::size_t max_elements;        ///< SECHOST's count limit (0: none / fixed)
+    rule session_not_zero; ///< broken by a non-zero session for a must_be_zero class
+    direction_rules set;   ///< TraceSetInformation
+    direction_rules query; ///< TraceQueryInformation
     std::string_view payload;
 };
 
 inline constexpr std::uint32_t no_kernel_code = 0xFFFFFFFFU;
 
+/// The EtwTraceProcessingVersion SECHOST reports for TraceVersionInfo (Windows 10: 1), without the kernel.
+inline constexpr std::uint32_t etw_trace_processing_version = 1;
+
+namespace detail {
+constexpr std::uint32_t etic(event_trace_information_class c) noexcept { return static_cast<std::uint32_t>(c); }
+constexpr std::uint32_t u32(std::size_t v) noexcept { return static_cast<std::uint32_t>(v); }
+inline constexpr std::uint32_t classic_event_id_bytes = 24; ///< sizeof(CLASSIC_EVENT_ID)
+
+constexpr direction_rules none() noexcept { return {}; }
+/// An array direction: whole `element`-byte elements, at most `max`.
+constexpr direction_rules array(request_kind k, std::uint32_t code, std::uint32_t element, std::size_t max, rule size,
+                                rule too_many, empty_policy empty, rule empty_rule) noexcept {
+    return {k, code, buffer_shape::array, element, u32(max), size, too_many, empty, empty_rule};
+}
+constexpr direction_rules fixed(request_kind k, std::uint32_t code, buffer_shape shape, std::size_t size, rule broken) noexcept {
+    return {k, code, shape, u32(size), 0, broken, broken, empty_policy::allowed, rule::ok};
+}
+constexpr direction_rules protocol(request_kind k, std::uint32_t code, buffer_shape shape) noexcept {
+    return {k, code, shape, 0, 0, rule::ok, rule::ok, empty_policy::allowed, rule::ok};
+}
+/// A class no TraceSetInformation / TraceQueryInformation of the release accepts.
+constexpr trace_info_class_traits absent(trace_info_class id, std::string_view name, windows_release release,
+                                         std::string_view why) noexcept {
+    return {id, name, release, session_rule::forwarded, rule::ok, none(), none(), why};
+}
+} // namespace detail
+
 // clang-format off
 inline constexpr trace_info_class_traits trace_info_class_table[] = {
-    {trace_info_class::guid_query_list, "TraceGuidQueryList", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "EnumerateTraceGuidsEx only"},
-    {trace_info_class::guid_query_info, "TraceGuidQueryInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "EnumerateTraceGuidsEx only"},
-    {trace_info_class::guid_query_process, "TraceGuidQueryProcess", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "EnumerateTraceGuidsEx only"},
-    {trace_info_class::stack_tracing, "TraceStackTracingInfo", true, false, session_rule::forwarded, kernel_path::system_information,
-     static_cast<std::uint32_t>(event_trace_information_class::stack_tracing), no_kernel_code, 24, limits::max_stack_tracing_events, "CLASSIC_EVENT_ID[0..256]"},
-    {trace_info_class::system_trace_enable_flags, "TraceSystemTraceEnableFlagsInfo", true, true, session_rule::forwarded, kernel_path::system_information,
-     static_cast<std::uint32_t>(event_trace_information_class::group_mask), static_cast<std::uint32_t>(event_trace_information_class::group_mask), 4, limits::max_group_masks, "ULONG[0..8] (PERFINFO_GROUPMASK)"},
-    {trace_info_class::sampled_profile_interval, "TraceSampledProfileIntervalInfo", true, true, session_rule::must_be_zero, kernel_path::interval_profile,
-     static_cast<std::uint32_t>(event_trace_information_class::time_profile), static_cast<std::uint32_t>(event_trace_information_class::time_profile), 0, 0, "TRACE_PROFILE_INTERVAL"},
-    {trace_info_class::profile_source_config, "TraceProfileSourceConfigInfo", true, false, session_rule::forwarded, kernel_path::system_information,
-     static_cast<std::uint32_t>(event_trace_information_class::profile_config), no_kernel_code, 4, limits::max_profile_sources, "ULONG[1..4] (KPROFILE_SOURCE)"},
-    {trace_info_class::profile_source_list, "TraceProfileSourceListInfo", false, true, session_rule::must_be_zero, kernel_path::system_information,
-     no_kernel_code, static_cast<std::uint32_t>(event_trace_information_class::profile_source_list), 0, 0, "PROFILE_SOURCE_INFO chain (out)"},
-    {trace_info_class::pmc_event_list, "TracePmcEventListInfo", true, false, session_rule::forwarded, kernel_path::system_information,
-     static_cast<std::uint32_t>(event_trace_information_class::profile_event_list), no_kernel_code, 24, limits::max_pmc_events, "CLASSIC_EVENT_ID[0..4]"},
-    {trace_info_class::pmc_counter_list, "TracePmcCounterListInfo", true, false, session_rule::forwarded, kernel_path::system_information,
-     static_cast<std::uint32_t>(event_trace_information_class::profile_counter_list), no_kernel_code, 4, limits::max_pmc_counters, "ULONG[1..4] (KPROFILE_SOURCE)"},
-    {trace_info_class::set_disallow_list, "TraceSetDisallowList", true, false, session_rule::forwarded, kernel_path::trace_control,
-     trace_control::update_disallow_list, no_kernel_code, 16, limits::max_disallow_list, "GUID[0..256]"},
-    {trace_info_class::version, "TraceVersionInfo", false, true, session_rule::must_be_zero, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "TRACE_VERSION_INFO (out)"},
-    {trace_info_class::group_query_list, "TraceGroupQueryList", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "EnumerateTraceGuidsEx only"},
-    {trace_info_class::group_query_info, "TraceGroupQueryInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "EnumerateTraceGuidsEx only"},
-    {trace_info_class::disallow_list_query, "TraceDisallowListQuery", false, true, session_rule::forwarded, kernel_path::trace_control,
-     no_kernel_code, trace_control::get_disallow_list, 16, 0, "GUID[] (out)"},
-    {trace_info_class::reserved15, "TraceInfoReserved15", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "reserved"},
-    {trace_info_class::periodic_capture_state_list, "TracePeriodicCaptureStateListInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::periodic_capture_state, "TracePeriodicCaptureStateInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::provider_binary_tracking, "TraceProviderBinaryTracking", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::max_loggers_query, "TraceMaxLoggersQuery", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::lbr_configuration, "TraceLbrConfigurationInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::lbr_event_list, "TraceLbrEventListInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::max_pmc_counter_query, "TraceMaxPmcCounterQuery", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::stream_count, "TraceStreamCount", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::stack_caching, "TraceStackCachingInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::pmc_counter_owners, "TracePmcCounterOwners", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::unified_stack_caching, "TraceUnifiedStackCachingInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::pmc_session_information, "TracePmcSessionInformation", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
-    {trace_info_class::context_register, "TraceContextRegisterInfo", false, false, session_rule::forwarded, kernel_path::none, no_kernel_code, no_kernel_code, 0, 0, "not in SECHOST's Windows 10 RTM list"},
+    detail::absent(trace_info_class::guid_query_list, "TraceGuidQueryList", windows_release::never, "EnumerateTraceGuidsEx only"),
+    detail::absent(trace_info_class::guid_query_info, "TraceGuidQueryInfo", windows_release::never, "EnumerateTraceGuidsEx only"),
+    detail::absent(trace_info_class::guid_query_process, "TraceGuidQueryProcess", windows_release::never, "EnumerateTraceGuidsEx only"),
+    {trace_info_class::stack_tracing, "TraceStackTracingInfo", windows_release::windows_10_rtm, session_rule::forwarded, rule::ok,
+     detail::array(request_kind::hook_list, detail::etic(event_trace_information_class::stack_tracing), detail::classic_event_id_bytes,
+                   limits::max_stack_tracing_events, rule::stack_tracing_size, rule::stack_tracing_size,
+                   empty_policy::needs_null, rule::stack_tracing_empty_needs_null),
+     detail::none(), "CLASSIC_EVENT_ID[0..256]"},
+    {trace_info_class::system_trace_enable_flags, "TraceSystemTraceEnableFlagsInfo", windows_release::windows_10_rtm, session_rule::forwarded, rule::ok,
+     detail::array(request_kind::group_mask, detail::etic(event_trace_information_class::group_mask), 4, limits::max_group_masks,
+                   rule::enable_flags_set_size, rule::enable_flags_set_size, empty_policy::allowed, rule::ok),
+     detail::fixed(request_kind::group_mask, detail::etic(event_trace_information_class::group_mask), buffer_shape::at_least,
+                   4 * limits::max_group_masks, rule::enable_flags_query_length),
+     "ULONG[0..8] (PERFINFO_GROUPMASK)"},
+    {trace_info_class::sampled_profile_interval, "TraceSampledProfileIntervalInfo", windows_release::windows_10_rtm, session_rule::must_be_zero, rule::interval_session_not_zero,
+     detail::fixed(request_kind::interval, detail::etic(event_trace_information_class::time_profile), buffer_shape::exact,
+                   sizeof(trace_profile_interval), rule::interval_length),
+     detail::fixed(request_kind::interval, detail::etic(event_trace_information_class::time_profile), buffer_shape::exact,
+                   sizeof(trace_profile_interval), rule::interval_length),
+     "TRACE_PROFILE_INTERVAL"},
+    {trace_info_class::profile_source_config, "TraceProfileSourceConfigInfo", windows_release::windows_10_rtm, session_rule::forwarded, rule::ok,
+     detail::array(request_kind::ulong_list, detail::etic(event_trace_information_class::profile_config), 4, limits::max_profile_sources,
+                   rule::profile_config_size, rule::profile_config_size, empty_policy::forbidden, rule::profile_config_empty),
+     detail::none(), "ULONG[1..4] (KPROFILE_SOURCE)"},
+    {trace_info_class::profile_source_list, "TraceProfileSourceListInfo", windows_release::windows_10_rtm, session_rule::must_be_zero, rule::source_list_session_not_zero,
+     detail::none(),
+     detail::protocol(request_kind::profile_source_list, detail::etic(event_trace_information_class::profile_source_list), buffer_shape::probe),
+     "PROFILE_SOURCE_INFO chain (out)"},
+    {trace_info_class::pmc_event_list, "TracePmcEventListInfo", windows_release::windows_10_rtm, session_rule::forwarded, rule::ok,
+     detail::array(request_kind::hook_list, detail::etic(event_trace_information_class::profile_event_list), detail::classic_event_id_bytes,
+                   limits::max_pmc_events, rule::pmc_events_size, rule::pmc_events_size,
+                   empty_policy::needs_null, rule::pmc_events_empty_needs_null),
+     detail::none(), "CLASSIC_EVENT_ID[0..4]"},
+    {trace_info_class::pmc_counter_list, "TracePmcCounterListInfo", windows_release::windows_10_rtm, session_rule::forwarded, rule::ok,
+     detail::array(request_kind::ulong_list, detail::etic(event_trace_information_class::profile_counter_list), 4, limits::max_pmc_counters,
+                   rule::pmc_counters_size, rule::pmc_counters_size, empty_policy::forbidden, rule::pmc_counters_empty),
+     detail::none(), "ULONG[1..4] (KPROFILE_SOURCE)"},
+    {trace_info_class::set_disallow_list, "TraceSetDisallowList", windows_release::windows_10_rtm, session_rule::forwarded, rule::ok,
+     detail::array(request_kind::disallow_list, trace_control::update_disallow_list, 16, limits::max_disallow_list,
+                   rule::disallow_list_size, rule::disallow_list_too_long, empty_policy::needs_null, rule::disallow_list_empty_needs_null),
+     detail::none(), "GUID[0..256]"},
+    {trace_info_class::version, "TraceVersionInfo", windows_release::windows_10_rtm, session_rule::must_be_zero, rule::version_session_not_zero,
+     detail::none(),
+     detail::fixed(request_kind::user_mode, no_kernel_code, buffer_shape::exact, sizeof(trace_version_info), rule::version_length),
+     "TRACE_VERSION_INFO (out)"},
+    detail::absent(trace_info_class::group_query_list, "TraceGroupQueryList", windows_release::never, "EnumerateTraceGuidsEx only"),
+    detail::absent(trace_info_class::group_query_info, "TraceGroupQueryInfo", windows_release::never, "EnumerateTraceGuidsEx only"),
+    {trace_info_class::disallow_list_query, "TraceDisallowListQuery", windows_release::windows_10_rtm, session_rule::forwarded, rule::ok,
+     detail::none(),
+     detail::protocol(request_kind::disallow_list, trace_control::get_disallow_list, buffer_shape::any),
+     "GUID[] (out)"},
+    detail::absent(trace_info_class::reserved15, "TraceInfoReserved15", windows_release::never, "reserved (mingw: TraceCompressionInfo)"),
+    detail::absent(trace_info_class::periodic_capture_state_list, "TracePeriodicCaptureStateListInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::periodic_capture_state, "TracePeriodicCaptureStateInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::provider_binary_tracking, "TraceProviderBinaryTracking", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::max_loggers_query, "TraceMaxLoggersQuery", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::lbr_configuration, "TraceLbrConfigurationInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::lbr_event_list, "TraceLbrEventListInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::max_pmc_counter_query, "TraceMaxPmcCounterQuery", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::stream_count, "TraceStreamCount", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::stack_caching, "TraceStackCachingInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::pmc_counter_owners, "TracePmcCounterOwners", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::unified_stack_caching, "TraceUnifiedStackCachingInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::pmc_session_information, "TracePmcSessionInformation", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    detail::absent(trace_info_class::context_register, "TraceContextRegisterInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
 };
 // clang-format on
 
@@ -148,33 +252,56 @@ constexpr trace_info_class_traits const* find_traits(std::uint32_t information_c
 constexpr trace_info_class_traits const& traits_of(trace_info_class c) noexcept {
     return trace_info_class_table[static_cast<std::size_t>(c)];
 }
-constexpr bool set_supported(std::uint32_t c) noexcept { auto const* t = find_traits(c); return t && t->set; }
-constexpr bool query_supported(std::uint32_t c) noexcept { auto const* t = find_traits(c); return t && t->query; }
+/// The most elements any class's set direction sends with a request kind: the stack buffer the drop-in
+/// functions build that request in.
+constexpr std::size_t max_set_elements(request_kind k) noexcept {
+    std::size_t n = 1;
+    for (auto const& t : trace_info_class_table)
+        if (t.set.request == k && t.set.max_count > n) n = t.set.max_count;
+    return n;
+}
+
+/// Whether a release's TraceSetInformation / TraceQueryInformation accepts the class (default: the
+/// Windows 10 RTM SECHOST the drop-in functions follow).
+constexpr bool accepted_by(trace_info_class_traits const& t, windows_release release) noexcept {
+    return t.release != windows_release::never && t.release <= release;
+}
+constexpr bool set_supported(std::uint32_t c, windows_release release = windows_release::windows_10_rtm) noexcept {
+    auto const* t = find_traits(c);
+    return t && accepted_by(*t, release) && static_cast<bool>(t->set);
+}
+constexpr bool query_supported(std::uint32_t c, windows_release release = windows_release::windows_10_rtm) noexcept {
+    auto const* t = find_traits(c);
+    return t && accepted_by(*t, release) && static_cast<bool>(t->query);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Tags for the typed API: etwctl::set<stack_tracing>(...), etwctl::query<version>(...).
 // Each names its class; the signatures live in set.hpp / query.hpp.
 
-#define ETWCTL_DETAIL_TRACE_TAG(tag, cls, can_set, can_query)                                     \
-    struct tag {                                                                                \
-        static constexpr trace_info_class info_class = trace_info_class::cls;                   \
-        static constexpr std::string_view name = #tag;                                          \
-        static constexpr bool settable = can_set;                                               \
-        static constexpr bool queryable = can_query;                                            \
-    };                                                                                          \
-    static_assert(traits_of(trace_info_class::cls).set == (can_set) &&                          \
-                  traits_of(trace_info_class::cls).query == (can_query));
+/// A tag names its class; what it can do (settable / queryable) and its row come from the table.
+template <trace_info_class C>
+struct trace_tag {
+    static constexpr trace_info_class info_class = C;
+    static constexpr trace_info_class_traits const& row = traits_of(C);
+    static constexpr bool settable = static_cast<bool>(row.set);
+    static constexpr bool queryable = static_cast<bool>(row.query);
+};
 
-ETWCTL_DETAIL_TRACE_TAG(stack_tracing, stack_tracing, true, false)
-ETWCTL_DETAIL_TRACE_TAG(system_trace_enable_flags, system_trace_enable_flags, true, true)
-ETWCTL_DETAIL_TRACE_TAG(sampled_profile_interval, sampled_profile_interval, true, true)
-ETWCTL_DETAIL_TRACE_TAG(profile_source_config, profile_source_config, true, false)
-ETWCTL_DETAIL_TRACE_TAG(profile_source_list, profile_source_list, false, true)
-ETWCTL_DETAIL_TRACE_TAG(pmc_event_list, pmc_event_list, true, false)
-ETWCTL_DETAIL_TRACE_TAG(pmc_counter_list, pmc_counter_list, true, false)
-ETWCTL_DETAIL_TRACE_TAG(disallow_list, set_disallow_list, true, false)
-ETWCTL_DETAIL_TRACE_TAG(disallow_list_query, disallow_list_query, false, true)
-ETWCTL_DETAIL_TRACE_TAG(version, version, false, true)
+#define ETWCTL_DETAIL_TRACE_TAG(tag, cls)                                                       \
+    struct tag : trace_tag<trace_info_class::cls> {                                             \
+        static constexpr std::string_view name = #tag;                                          \
+    };
+ETWCTL_DETAIL_TRACE_TAG(stack_tracing, stack_tracing)
+ETWCTL_DETAIL_TRACE_TAG(system_trace_enable_flags, system_trace_enable_flags)
+ETWCTL_DETAIL_TRACE_TAG(sampled_profile_interval, sampled_profile_interval)
+ETWCTL_DETAIL_TRACE_TAG(profile_source_config, profile_source_config)
+ETWCTL_DETAIL_TRACE_TAG(profile_source_list, profile_source_list)
+ETWCTL_DETAIL_TRACE_TAG(pmc_event_list, pmc_event_list)
+ETWCTL_DETAIL_TRACE_TAG(pmc_counter_list, pmc_counter_list)
+ETWCTL_DETAIL_TRACE_TAG(disallow_list, set_disallow_list)
+ETWCTL_DETAIL_TRACE_TAG(disallow_list_query, disallow_list_query)
+ETWCTL_DETAIL_TRACE_TAG(version, version)
 #undef ETWCTL_DETAIL_TRACE_TAG
 
 #define ETWCTL_DETAIL_EVENT_TAG(tag, cls)                                                       \

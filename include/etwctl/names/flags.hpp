@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/group_mask.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -444,14 +445,6 @@ inline constexpr xperf_kernel_group xperf_kernel_group_table[] = {
 inline constexpr group_mask xperf_diag_easy = xperf_kernel_group_table[2].mask;
 
 namespace detail {
-constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-/// Names are matched case-insensitively (ASCII) everywhere: at compile time and at run time alike.
-constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-    return true;
-}
 constexpr bool is_subset(group_mask const& a, group_mask const& b) noexcept { return (a - b).empty(); }
 
 constexpr bool xperf_table_well_formed() noexcept {

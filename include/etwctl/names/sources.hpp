@@ -19,7 +19,8 @@
 #include <string_view>
 
 #include "etwctl/config.hpp"
-#include "etwctl/names/flags.hpp" // detail::iequals
+#include "etwctl/detail/text.hpp"
+#include "etwctl/names/flags.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE

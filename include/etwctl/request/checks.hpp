@@ -1,15 +1,18 @@
-// etwctl/request/checks.hpp - the checks SECHOST / NTDLL make on a caller's buffer, one function per
-// information class, in Windows' order. Each returns the broken etwctl::rule (rule::ok when none).
-// The compat layer returns win32_error_of(rule); the typed layer returns the rule as an error_code and
-// calls the same function for dynamic extents, so each rule has exactly one implementation.
+// etwctl/request/checks.hpp - the checks SECHOST / NTDLL make on a caller's buffer, driven by the
+// information-class table (classes/info_classes.hpp): one generic check per buffer shape, in Windows'
+// order, returning the broken etwctl::rule (rule::ok when none). The compat layer returns
+// win32_error_of(rule) for raw buffers (check_buffer); the typed layer checks element counts against
+// the same row (check_count), so each rule has one implementation and one home.
 //
 // Beyond Windows: where SECHOST would dereference a NULL buffer with a non-zero length (and fault),
 // etwctl returns rule::null_buffer_with_length (ERROR_INVALID_PARAMETER) instead. That check comes
 // after Windows' own checks, so it never changes an error Windows would have returned.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
+#include "etwctl/classes/info_classes.hpp"
 #include "etwctl/config.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
@@ -17,94 +20,85 @@
 ETWCTL_BEGIN_NAMESPACE
 namespace validate {
 
-inline constexpr std::uint32_t classic_event_id_size = 24;
+inline constexpr std::uint32_t classic_event_id_size = detail::classic_event_id_bytes;
 
-/// TraceStackTracingInfo (set): whole CLASSIC_EVENT_IDs, at most 256; empty only with NULL.
+/// The session rule of a class (before any buffer check, as SECHOST orders them).
+constexpr rule check_session(trace_info_class_traits const& row, std::uint64_t session) noexcept {
+    return row.session == session_rule::must_be_zero && session != 0 ? row.session_not_zero : rule::ok;
+}
+
+/// SECHOST's checks of a raw (address, length) buffer for one direction of a class.
+constexpr rule check_buffer(direction_rules const& d, void const* info, std::uint32_t length) noexcept {
+    switch (d.shape) {
+    case buffer_shape::array:
+        if (length % d.element_size != 0) return d.size_rule;
+        if (length / d.element_size > d.max_count) return d.too_many_rule;
+        if (d.empty == empty_policy::needs_null && length == 0 && info != nullptr) return d.empty_rule;
+        if (d.empty == empty_policy::forbidden && (length == 0 || info == nullptr)) return d.empty_rule;
+        break;
+    case buffer_shape::exact:
+        if (length != d.element_size) return d.size_rule;
+        break;
+    case buffer_shape::at_least:
+        if (length < d.element_size) return d.size_rule;
+        break;
+    case buffer_shape::probe:
+    case buffer_shape::none:
+        return rule::ok;
+    case buffer_shape::any:
+        break;
+    }
+    return length != 0 && info == nullptr ? rule::null_buffer_with_length : rule::ok;
+}
+
+/// The same rules for a typed list of `count` elements (an empty typed list is a NULL address).
+constexpr rule check_count(direction_rules const& d, std::size_t count) noexcept {
+    if (count > d.max_count) return d.too_many_rule;
+    if (count == 0 && d.empty == empty_policy::forbidden) return d.empty_rule;
+    return rule::ok;
+}
+
+// The checks of each Windows 10 class by name (the table's rows; kept for callers and tests).
 constexpr rule stack_tracing(void const* info, std::uint32_t length) noexcept {
-    if (length % classic_event_id_size != 0 || length / classic_event_id_size > limits::max_stack_tracing_events)
-        return rule::stack_tracing_size;
-    if (length == 0 && info != nullptr) return rule::stack_tracing_empty_needs_null;
-    if (length != 0 && info == nullptr) return rule::null_buffer_with_length;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::stack_tracing).set, info, length);
 }
-
-/// TraceSystemTraceEnableFlagsInfo (set): whole ULONGs, at most 8 (32 bytes).
 constexpr rule enable_flags_set(void const* info, std::uint32_t length) noexcept {
-    if (length % 4 != 0 || length > 4 * limits::max_group_masks) return rule::enable_flags_set_size;
-    if (length != 0 && info == nullptr) return rule::null_buffer_with_length;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::system_trace_enable_flags).set, info, length);
 }
-
-/// TraceSystemTraceEnableFlagsInfo (query): room for the whole PERFINFO_GROUPMASK.
 constexpr rule enable_flags_query(void const* info, std::uint32_t length) noexcept {
-    if (length < 4 * limits::max_group_masks) return rule::enable_flags_query_length;
-    if (info == nullptr) return rule::null_buffer_with_length;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::system_trace_enable_flags).query, info, length);
 }
-
-/// TraceSampledProfileIntervalInfo (set and query): session 0, exactly a TRACE_PROFILE_INTERVAL.
 constexpr rule sampled_profile_interval_session(std::uint64_t session) noexcept {
-    return session != 0 ? rule::interval_session_not_zero : rule::ok;
+    return check_session(traits_of(trace_info_class::sampled_profile_interval), session);
 }
 constexpr rule sampled_profile_interval_buffer(void const* info, std::uint32_t length) noexcept {
-    if (length != sizeof(trace_profile_interval)) return rule::interval_length;
-    if (info == nullptr) return rule::null_buffer_with_length;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::sampled_profile_interval).set, info, length);
 }
-
-/// TraceProfileSourceConfigInfo (set): whole ULONGs, at most 4; at least one, non-NULL.
 constexpr rule profile_source_config(void const* info, std::uint32_t length) noexcept {
-    if (length % 4 != 0 || length / 4 > limits::max_profile_sources) return rule::profile_config_size;
-    if (length == 0 || info == nullptr) return rule::profile_config_empty;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::profile_source_config).set, info, length);
 }
-
-/// TracePmcEventListInfo (set): whole CLASSIC_EVENT_IDs, at most 4; empty only with NULL.
 constexpr rule pmc_event_list(void const* info, std::uint32_t length) noexcept {
-    if (length % classic_event_id_size != 0 || length / classic_event_id_size > limits::max_pmc_events)
-        return rule::pmc_events_size;
-    if (length == 0 && info != nullptr) return rule::pmc_events_empty_needs_null;
-    if (length != 0 && info == nullptr) return rule::null_buffer_with_length;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::pmc_event_list).set, info, length);
 }
-
-/// TracePmcCounterListInfo (set): whole ULONGs, at most 4; at least one, non-NULL.
 constexpr rule pmc_counter_list(void const* info, std::uint32_t length) noexcept {
-    if (length % 4 != 0 || length / 4 > limits::max_pmc_counters) return rule::pmc_counters_size;
-    if (length == 0 || info == nullptr) return rule::pmc_counters_empty;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::pmc_counter_list).set, info, length);
 }
-
-/// TraceSetDisallowList (set). SECHOST's checks are not published; etwctl's choice (docs/choices.md):
-/// whole 16-byte GUIDs, at most limits::max_disallow_list, empty only with NULL.
+/// TraceSetDisallowList: SECHOST's checks are not published; etwctl's choice (docs/choices.md).
 constexpr rule disallow_list_set(void const* info, std::uint32_t length) noexcept {
-    if (length % 16 != 0) return rule::disallow_list_size;
-    if (length / 16 > limits::max_disallow_list) return rule::disallow_list_too_long;
-    if (length == 0 && info != nullptr) return rule::disallow_list_empty_needs_null;
-    if (length != 0 && info == nullptr) return rule::null_buffer_with_length;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::set_disallow_list).set, info, length);
 }
-
-/// TraceDisallowListQuery: the buffer may be NULL only with length 0 (a size probe).
 constexpr rule disallow_list_query(void const* info, std::uint32_t length) noexcept {
-    return (length != 0 && info == nullptr) ? rule::null_buffer_with_length : rule::ok;
+    return check_buffer(traits_of(trace_info_class::disallow_list_query).query, info, length);
 }
-
-/// TraceProfileSourceListInfo (query): session 0.
 constexpr rule profile_source_list_session(std::uint64_t session) noexcept {
-    return session != 0 ? rule::source_list_session_not_zero : rule::ok;
+    return check_session(traits_of(trace_info_class::profile_source_list), session);
 }
-
-/// TraceVersionInfo (query): session 0, exactly a TRACE_VERSION_INFO.
 constexpr rule version_session(std::uint64_t session) noexcept {
-    return session != 0 ? rule::version_session_not_zero : rule::ok;
+    return check_session(traits_of(trace_info_class::version), session);
 }
 constexpr rule version_buffer(void const* info, std::uint32_t length) noexcept {
-    if (length != sizeof(trace_version_info)) return rule::version_length;
-    if (info == nullptr) return rule::null_buffer_with_length;
-    return rule::ok;
+    return check_buffer(traits_of(trace_info_class::version).query, info, length);
 }
-
 /// EventSetInformation's own checks (NTDLL), by class. The registration handle is checked by the
 /// kernel layer (NTDLL's handle table), after these.
 constexpr rule event_set_information(std::uint32_t information_class, void const* info, std::uint32_t length) noexcept {

@@ -105,15 +105,6 @@ struct outcome {
 constexpr outcome broke(rule r) noexcept { return {r, 0}; }
 constexpr outcome kernel_said(std::int32_t s) noexcept { return {rule::ok, s}; }
 
-template <kernel K>
-std::int32_t set_system_information(K& k, void const* request, std::uint32_t length) noexcept {
-    return k.nt_set_system_information(system_performance_trace_information, request, length);
-}
-template <kernel K>
-std::int32_t query_system_information(K& k, void* request, std::uint32_t length, std::uint32_t* returned) noexcept {
-    return k.nt_query_system_information(system_performance_trace_information, request, length, returned);
-}
-
 /// Loads a T from possibly unaligned caller memory (no aliasing or alignment assumptions).
 template <class T>
 T load(void const* p, std::size_t offset = 0) noexcept {

@@ -1,0 +1,68 @@
+// etwctl/detail/text.hpp - THE text utilities: the one fixed-string type (a string literal as a template
+// argument: stack_walk<"CSwitch">, "..."_guid), ASCII case folding and comparison, hex digits in and out.
+// All constexpr, no allocation, no locale.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "etwctl/config.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+/// A string literal usable as a template argument: stack_walk<"CSwitch">, "3d6fa8d4-..."_guid.
+template <std::size_t N>
+struct fixed_string {
+    char value[N] = {};
+    constexpr fixed_string() noexcept = default;
+    constexpr fixed_string(char const (&s)[N]) noexcept { // NOLINT: implicit from a literal is the point
+        for (std::size_t i = 0; i < N; ++i) value[i] = s[i];
+    }
+    static constexpr std::size_t size() noexcept { return N - 1; }
+    constexpr std::string_view view() const noexcept { return {value, N - 1}; }
+};
+template <std::size_t N>
+fixed_string(char const (&)[N]) -> fixed_string<N>;
+
+namespace detail {
+
+constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// Names are matched case-insensitively (ASCII) everywhere: at compile time and at run time alike.
+constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+    return true;
+}
+
+/// The value of a hex digit, or -1.
+constexpr int hex_digit(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/// "0x" + 1..max_digits hex digits.
+constexpr bool parse_hex(std::string_view s, std::size_t max_digits, std::uint32_t& v) noexcept {
+    if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s.size() - 2 > max_digits) return false;
+    std::uint32_t r = 0;
+    for (std::size_t i = 2; i < s.size(); ++i) {
+        int const d = hex_digit(s[i]);
+        if (d < 0) return false;
+        r = (r << 4) | static_cast<std::uint32_t>(d);
+    }
+    v = r;
+    return true;
+}
+
+/// Writes the low `digits` nibbles of v as hex into out[0, digits) (most significant first).
+constexpr void format_hex(std::uint64_t v, int digits, char* out, bool upper = false) noexcept {
+    char const* const set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    for (int i = digits - 1; i >= 0; --i) *out++ = set[(v >> (4 * i)) & 0xFU];
+}
+
+} // namespace detail
+ETWCTL_END_NAMESPACE

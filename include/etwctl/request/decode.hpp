@@ -1,0 +1,224 @@
+// etwctl/request/decode.hpp - the request layer read backwards: a kernel request's bytes -> what they
+// mean, field by field. The simulated kernel reads its requests with it, the etwctl tool's --dry-run
+// prints them with it, the tests check requests with it; the layouts are those of request/layouts.hpp,
+// so encoding and decoding cannot drift apart (tests/core round-trips every request kind).
+//
+//   decoded_request r = decode_request(kernel_function::nt_set_system_information, 0x1F, bytes);
+//   r.kind == request_kind::hook_list; r.trace_handle; r.count; r.element(i)  (hook id i)
+//   for_each_field(r, [](request_field const& f) { ... f.offset, f.size, f.kind, f.index, f.value ... });
+//
+// Nothing is read outside `bytes`; a length that does not fit the layout is reported (well_formed ==
+// false) with the fields that do fit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "etwctl/classes/info_classes.hpp"
+#include "etwctl/config.hpp"
+#include "etwctl/guid.hpp"
+#include "etwctl/kernel/concept.hpp"
+#include "etwctl/request/layouts.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+/// What one field of a request is.
+enum class field_kind : std::uint8_t {
+    kernel_class,     ///< EVENT_TRACE_INFORMATION_CLASS (first ULONG of SystemPerformanceTraceInformation)
+    spare,            ///< padding / Spare
+    trace_handle,     ///< the session's TRACEHANDLE
+    hook,             ///< HookId[index]
+    source,           ///< ProfileSource[index] (KPROFILE_SOURCE)
+    mask,             ///< Masks[index]
+    interval,         ///< ProfileInterval (100 ns units for the timer)
+    logger,           ///< the logger id (NtTraceControl requests)
+    element_count,    ///< an element count (NtTraceControl requests)
+    guid_entry,       ///< GUID[index]
+    output,           ///< room for the kernel's answer (queries)
+    unknown,          ///< bytes no known layout describes
+};
+
+/// One field: where it is, what it is, its value (GUIDs: the first 8 bytes; output: its size).
+struct request_field {
+    std::uint32_t offset = 0;
+    std::uint32_t size = 0;
+    field_kind kind = field_kind::unknown;
+    std::uint32_t index = 0;
+    std::uint64_t value = 0;
+};
+
+/// A kernel request read from its bytes.
+struct decoded_request {
+    kernel_function function = kernel_function::nt_set_system_information;
+    std::uint32_t code = 0; ///< SystemInformationClass, NtTraceControl code, or the source of an interval call
+    bool query = false;
+    request_kind kind = request_kind::none; ///< the class table's kind; none when no layout fits
+    std::uint32_t kernel_class = 0;         ///< EVENT_TRACE_INFORMATION_CLASS (SystemPerformanceTraceInformation)
+    std::uint64_t trace_handle = 0;
+    std::size_t first = 0; ///< offset of the first element
+    std::size_t count = 0; ///< elements (hook ids, sources, masks, GUIDs)
+    std::size_t element_size = 0;
+    bool well_formed = false; ///< the length fits the layout exactly
+    std::span<std::byte const> bytes{};
+
+    /// ULONG element i (hook id, profile source, mask); i < count.
+    std::uint32_t element(std::size_t i) const noexcept { return u32(first + element_size * i); }
+    /// GUID element i of a disallow list; i < count.
+    etwctl::guid guid_at(std::size_t i) const noexcept {
+        etwctl::guid g;
+        std::memcpy(&g, bytes.data() + first + 16 * i, sizeof g);
+        return g;
+    }
+    /// The logger id a request names (the TraceHandle's low 16 bits, or the disallow request's LoggerId).
+    std::uint16_t logger() const noexcept { return static_cast<std::uint16_t>(trace_handle & 0xFFFFU); }
+
+    std::uint32_t u32(std::size_t off) const noexcept {
+        std::uint32_t v = 0;
+        if (off + 4 <= bytes.size()) std::memcpy(&v, bytes.data() + off, 4);
+        return v;
+    }
+    std::uint64_t u64(std::size_t off) const noexcept {
+        std::uint64_t v = 0;
+        if (off + 8 <= bytes.size()) std::memcpy(&v, bytes.data() + off, 8);
+        return v;
+    }
+};
+
+namespace detail {
+/// The request kind of a SystemPerformanceTraceInformation class, from the class table's rows.
+constexpr request_kind kind_of_kernel_class(std::uint32_t kernel_class) noexcept {
+    if (kernel_class == static_cast<std::uint32_t>(event_trace_information_class::time_profile)) return request_kind::interval;
+    for (auto const& t : trace_info_class_table)
+        for (direction_rules const* d : {&t.set, &t.query})
+            if (d->request != request_kind::none && d->request != request_kind::user_mode &&
+                d->request != request_kind::interval && d->request != request_kind::disallow_list &&
+                d->kernel_code == kernel_class)
+                return d->request;
+    return request_kind::none;
+}
+} // namespace detail
+
+/// Reads a request. `code` is the call's first ULONG argument (SystemInformationClass or NtTraceControl
+/// function code); `query` tells a query's buffer from a set's for the calls that have both.
+inline decoded_request decode_request(kernel_function f, std::uint32_t code, std::span<std::byte const> bytes) noexcept {
+    decoded_request r;
+    r.function = f;
+    r.code = code;
+    r.bytes = bytes;
+    r.query = f == kernel_function::nt_query_system_information || f == kernel_function::nt_query_interval_profile;
+    std::size_t const n = bytes.size();
+    switch (f) {
+    case kernel_function::nt_set_interval_profile:
+    case kernel_function::nt_query_interval_profile:
+        r.kind = request_kind::interval;
+        r.well_formed = n == 0;
+        return r;
+    case kernel_function::nt_trace_control:
+        if (code == trace_control::update_disallow_list) {
+            r.kind = request_kind::disallow_list;
+            r.first = 8;
+            r.element_size = 16;
+            r.trace_handle = r.u32(0);
+            r.count = n >= 8 ? (n - 8) / 16 : 0;
+            r.well_formed = n >= 8 && (n - 8) % 16 == 0 && r.u32(4) == r.count;
+        } else if (code == trace_control::get_disallow_list) {
+            r.kind = request_kind::disallow_list;
+            r.query = true;
+            r.trace_handle = r.u64(0);
+            r.well_formed = n == 8;
+        }
+        return r;
+    case kernel_function::nt_set_system_information:
+    case kernel_function::nt_query_system_information:
+        break;
+    default:
+        return r;
+    }
+    if (code != system_performance_trace_information || n < 4) return r;
+    r.kernel_class = r.u32(0);
+    r.kind = detail::kind_of_kernel_class(r.kernel_class);
+    switch (r.kind) {
+    case request_kind::interval:
+        r.well_formed = n == sizeof(kernel_time_profile_request);
+        break;
+    case request_kind::profile_source_list:
+        r.well_formed = n >= kernel_profile_list_records_offset; // the rest is the output buffer
+        break;
+    case request_kind::hook_list:
+    case request_kind::ulong_list:
+    case request_kind::group_mask:
+        if (n < sizeof(kernel_request_header)) break;
+        r.trace_handle = r.u64(8);
+        r.first = sizeof(kernel_request_header);
+        r.element_size = 4;
+        if (r.query) {
+            r.well_formed = true; // the rest is the output buffer
+            break;
+        }
+        r.count = (n - sizeof(kernel_request_header)) / 4;
+        r.well_formed = (n - sizeof(kernel_request_header)) % 4 == 0 &&
+                        (r.kind != request_kind::group_mask || n == sizeof(kernel_group_mask_request));
+        break;
+    default:
+        break;
+    }
+    return r;
+}
+
+/// Calls visit(request_field) for each field of the request, in offset order.
+template <class Visit>
+void for_each_field(decoded_request const& r, Visit&& visit) {
+    auto const n = static_cast<std::uint32_t>(r.bytes.size());
+    auto field = [&](std::uint32_t off, std::uint32_t size, field_kind kind, std::uint32_t index, std::uint64_t value) {
+        if (off + size <= n) visit(request_field{off, size, kind, index, value});
+    };
+    auto rest = [&](std::uint32_t off, field_kind kind) {
+        if (off < n) visit(request_field{off, n - off, kind, 0, n - off});
+    };
+    if (r.function == kernel_function::nt_trace_control) {
+        if (r.kind == request_kind::disallow_list && !r.query) {
+            field(0, 4, field_kind::logger, 0, r.u32(0));
+            field(4, 4, field_kind::element_count, 0, r.u32(4));
+            for (std::uint32_t i = 0; i < r.count; ++i) field(8 + 16 * i, 16, field_kind::guid_entry, i, r.u64(8 + 16 * i));
+            rest(static_cast<std::uint32_t>(8 + 16 * r.count), field_kind::unknown);
+        } else if (r.kind == request_kind::disallow_list) {
+            field(0, 8, field_kind::trace_handle, 0, r.u64(0));
+        } else {
+            rest(0, field_kind::unknown);
+        }
+        return;
+    }
+    if (r.bytes.size() < 4 || r.kind == request_kind::none) {
+        rest(0, field_kind::unknown);
+        return;
+    }
+    field(0, 4, field_kind::kernel_class, 0, r.kernel_class);
+    switch (r.kind) {
+    case request_kind::interval:
+        field(4, 4, r.query ? field_kind::output : field_kind::interval, 0, r.u32(4));
+        rest(8, field_kind::unknown);
+        return;
+    case request_kind::profile_source_list:
+        field(4, 4, field_kind::spare, 0, r.u32(4));
+        rest(8, field_kind::output);
+        return;
+    default:
+        break;
+    }
+    field(4, 4, field_kind::spare, 0, r.u32(4));
+    field(8, 8, field_kind::trace_handle, 0, r.trace_handle);
+    if (r.query) {
+        rest(16, field_kind::output);
+        return;
+    }
+    field_kind const kind = r.kind == request_kind::hook_list    ? field_kind::hook
+                            : r.kind == request_kind::ulong_list ? field_kind::source
+                                                                 : field_kind::mask;
+    for (std::uint32_t i = 0; i < r.count; ++i) field(16 + 4 * i, 4, kind, i, r.element(i));
+    rest(static_cast<std::uint32_t>(16 + 4 * r.count), field_kind::unknown);
+}
+
+ETWCTL_END_NAMESPACE
