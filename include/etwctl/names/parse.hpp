@@ -41,6 +41,7 @@
 #include <utility>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/group_mask.hpp"
 #include "etwctl/hook_list.hpp"
 #include "etwctl/names/events.hpp"
@@ -49,20 +50,6 @@
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
-
-/// A string literal usable as a template argument: stack_walk<"CSwitch">.
-template <std::size_t N>
-struct fixed_string {
-    char value[N] = {};
-    constexpr fixed_string() noexcept = default;
-    constexpr fixed_string(char const (&s)[N]) noexcept { // NOLINT: implicit from a literal is the point
-        for (std::size_t i = 0; i < N; ++i) value[i] = s[i];
-    }
-    static constexpr std::size_t size() noexcept { return N - 1; }
-    constexpr std::string_view view() const noexcept { return {value, N - 1}; }
-};
-template <std::size_t N>
-fixed_string(char const (&)[N]) -> fixed_string<N>;
 
 namespace limits {
 /// The longest text parse_stack_walk / parse_kernel_flags accept (bytes); longer -> parse_input_too_long,
@@ -112,25 +99,6 @@ struct name_cursor {
         return true;
     }
 };
-
-constexpr int hex_digit(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-/// "0x" + 1..max_digits hex digits.
-constexpr bool parse_hex(std::string_view s, std::size_t max_digits, std::uint32_t& v) noexcept {
-    if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s.size() - 2 > max_digits) return false;
-    std::uint32_t r = 0;
-    for (std::size_t i = 2; i < s.size(); ++i) {
-        int const d = hex_digit(s[i]);
-        if (d < 0) return false;
-        r = (r << 4) | static_cast<std::uint32_t>(d);
-    }
-    v = r;
-    return true;
-}
 
 /// The caps of limits::max_parse_length / max_parse_names, checked in one pass before any name is parsed.
 /// Returns rule::ok and the number of '+'-separated names (0 for an all-blank text), or the refusal.

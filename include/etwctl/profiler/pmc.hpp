@@ -44,6 +44,7 @@
 #include <system_error>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/group_mask.hpp"
 #include "etwctl/classes/current_windows.hpp"
@@ -212,14 +213,12 @@ struct pmc_options {
 
 namespace detail {
 
-constexpr char pmc_ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 /// Case-insensitive ASCII comparison of a list entry's description with a name.
 inline bool description_is(profile_source_entry const& e, std::string_view name) noexcept {
     if (e.description_size() != name.size()) return false;
     for (std::size_t i = 0; i < name.size(); ++i) {
         char16_t const c = e.description_at(i);
-        if (c >= 0x80 || pmc_ascii_lower(static_cast<char>(c)) != pmc_ascii_lower(name[i])) return false;
+        if (c >= 0x80 || ascii_lower(static_cast<char>(c)) != ascii_lower(name[i])) return false;
     }
     return true;
 }
