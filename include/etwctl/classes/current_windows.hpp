@@ -177,7 +177,7 @@ public:
     /// How many counters have an owner of a type other than free.
     std::size_t owned() const noexcept {
         std::size_t n = 0;
-        for (std::size_t i = 0; i < count_; ++i) n += (*this)[i].type != pmc_owner_type::free ? 1 : 0;
+        for (std::size_t i = 0; i < count_; ++i) n += (*this)[i].type != pmc_owner_type::free ? 1U : 0U;
         return n;
     }
 
