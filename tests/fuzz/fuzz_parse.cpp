@@ -70,7 +70,7 @@ void flags_round_trip(FuzzedDataProvider& in, group_mask const& m) {
 
 void fuzz_stack_walk_text(FuzzedDataProvider& in) {
     std::size_t const cap = in.ConsumeIntegralInRange<std::size_t>(0, 300);
-    std::string const text = in.ConsumeRandomLengthString(1024);
+    std::string const text = in.ConsumeRandomLengthString(70000);
     guarded_buffer tb(text.size()), ob(cap * sizeof(hook_id));
     if (!text.empty()) std::memcpy(tb.data(), text.data(), text.size());
     std::string_view const view(reinterpret_cast<char const*>(tb.data()), text.size());
@@ -88,9 +88,12 @@ void fuzz_stack_walk_text(FuzzedDataProvider& in) {
         for (std::size_t j = i + 1; j < count; ++j) FUZZ_CHECK(!(out[i] == out[j]));
     if (r != rule::ok) {
         FUZZ_CHECK(r == rule::parse_empty_name || r == rule::parse_unknown_name || r == rule::parse_duplicate_name ||
-                   r == rule::parse_too_many_names);
+                   r == rule::parse_too_many_names || r == rule::parse_input_too_long);
         FUZZ_CHECK(e.offset <= text.size() && e.length <= text.size() - e.offset);
-        FUZZ_CHECK((r == rule::parse_empty_name) == (e.length == 0));
+        if (r == rule::parse_empty_name) FUZZ_CHECK(e.length == 0);
+        // a non-empty name, or the part beyond a cap (empty when the text ends in the 1025th '+')
+        if (e.length == 0) FUZZ_CHECK(r == rule::parse_empty_name || r == rule::parse_too_many_names);
+        FUZZ_CHECK((r == rule::parse_input_too_long) == (text.size() > limits::max_parse_length));
         FUZZ_CHECK(r == rule::parse_unknown_name || e.suggestion.empty());
         return;
     }
@@ -99,7 +102,7 @@ void fuzz_stack_walk_text(FuzzedDataProvider& in) {
 }
 
 void fuzz_flags_text(FuzzedDataProvider& in) {
-    std::string const text = in.ConsumeRandomLengthString(1024);
+    std::string const text = in.ConsumeRandomLengthString(70000);
     guarded_buffer tb(text.size());
     if (!text.empty()) std::memcpy(tb.data(), text.data(), text.size());
     std::string_view const view(reinterpret_cast<char const*>(tb.data()), text.size());
@@ -115,7 +118,9 @@ void fuzz_flags_text(FuzzedDataProvider& in) {
     FUZZ_CHECK(e.why == r);
     if (r != rule::ok) {
         FUZZ_CHECK(m == before); // written only on success
-        FUZZ_CHECK(r == rule::parse_empty_name || r == rule::parse_unknown_name || r == rule::parse_duplicate_name);
+        FUZZ_CHECK(r == rule::parse_empty_name || r == rule::parse_unknown_name || r == rule::parse_duplicate_name ||
+                   r == rule::parse_too_many_names || r == rule::parse_input_too_long);
+        FUZZ_CHECK((r == rule::parse_input_too_long) == (text.size() > limits::max_parse_length));
         FUZZ_CHECK(e.offset <= text.size() && e.length <= text.size() - e.offset);
         return;
     }

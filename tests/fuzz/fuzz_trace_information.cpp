@@ -202,7 +202,7 @@ void do_set(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
     bool const null_buffer = in.ConsumeIntegralInRange<int>(0, 7) == 0;
     bool const huge = in.ConsumeIntegralInRange<int>(0, 15) == 0;
     std::uint32_t const len = huge ? in.ConsumeIntegralInRange<std::uint32_t>(0x10000, 0xFFFFFFFFU)
-                                   : in.ConsumeIntegralInRange<std::uint32_t>(0, 6200);
+                                   : in.ConsumeIntegralInRange<std::uint32_t>(0, 70000); // past 64 KiB
     // A real buffer of exactly len bytes (huge lengths: a short one; every class must refuse them
     // before reading, and the poisoned canary faults if it does not).
     bool const real = !null_buffer && !huge;
@@ -263,7 +263,7 @@ void do_query(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
     bool const null_buffer = in.ConsumeIntegralInRange<int>(0, 7) == 0;
     bool const want_length = in.ConsumeIntegralInRange<int>(0, 7) != 0;
     std::uint32_t const len = null_buffer && in.ConsumeBool() ? in.ConsumeIntegral<std::uint32_t>()
-                                                               : in.ConsumeIntegralInRange<std::uint32_t>(0, 4200);
+                                                               : in.ConsumeIntegralInRange<std::uint32_t>(0, 70000);
     std::size_t const real_size = null_buffer ? 0 : len;
     auto bytes = in.ConsumeBytes<unsigned char>(real_size);
     bytes.resize(real_size);
