@@ -40,6 +40,13 @@
     }                                                                                                   \
     }
 
+/// Failure paths: out of line and out of the hot code (GCC and clang; nothing elsewhere).
+#if defined(__GNUC__) || defined(__clang__)
+#define ETWCTL_COLD [[gnu::cold, gnu::noinline]]
+#else
+#define ETWCTL_COLD
+#endif
+
 #if defined(_WIN32)
 #define ETWCTL_WINDOWS 1
 #else

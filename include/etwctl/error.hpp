@@ -10,8 +10,13 @@
 // Also: result<T>, a value or an error_code, usable without exceptions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <string>
+#include <string_view>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 #include <utility>
@@ -26,47 +31,92 @@
 ETWCTL_BEGIN_NAMESPACE
 
 namespace detail {
-inline std::string hex32(std::uint32_t v) {
-    char buf[10] = {'0', 'x'};
-    format_hex(v, 8, buf + 2, true);
-    return std::string(buf, sizeof buf);
+/// The text of an unsigned number, in a small buffer (decimal, or 0x + 8 upper-case hex digits).
+struct number_text {
+    char chars[10];
+    std::size_t size = 0;
+    constexpr std::string_view view() const noexcept { return {chars, size}; }
+};
+constexpr number_text decimal(std::uint32_t v) noexcept {
+    char digits[10];
+    std::size_t n = 0;
+    do {
+        digits[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    number_text t;
+    while (n > 0) t.chars[t.size++] = digits[--n];
+    return t;
+}
+constexpr number_text hex32(std::uint32_t v) noexcept {
+    number_text t;
+    t.chars[0] = '0';
+    t.chars[1] = 'x';
+    format_hex(v, 8, t.chars + 2, true);
+    t.size = 10;
+    return t;
 }
 
+/// One std::string from its parts: each category's message() is a list of parts and one call here, so
+/// the string code exists once, not once per concatenation.
+template <std::size_t N>
+std::string compose(std::string_view const (&parts)[N]) {
+    std::size_t size = 0;
+    for (auto const p : parts) size += p.size();
+    std::string out(size, '\0');
+    std::size_t at = 0;
+    for (auto const p : parts) {
+        if (!p.empty()) std::memcpy(out.data() + at, p.data(), p.size());
+        at += p.size();
+    }
+    return out;
+}
+
+// The categories. Each is a class template (instantiated with void) held by a template: nothing of a
+// category -- its object, vtable, message() -- is instantiated or emitted in a translation unit that
+// does not use it. (As plain classes with `inline constinit` objects, every TU that included this
+// header emitted all four vtables, their message() code and the objects' exit-time destructor
+// registrations: ~20 KB of code and ~0.4 s of g++ time per TU, used or not.)
+template <class = void>
 class win32_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "win32"; }
     std::string message(int value) const override {
         auto const e = static_cast<std::uint32_t>(value);
-        char const* n = win32::name(e);
-        return std::string("Win32 error ") + std::to_string(e) + (n ? std::string(" (") + n + ")" : std::string());
+        char const* const n = win32::name(e);
+        auto const number = decimal(e);
+        return compose({"Win32 error ", number.view(), n ? " (" : "", n ? n : "", n ? ")" : ""});
     }
 };
 
+template <class = void>
 class ntstatus_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "ntstatus"; }
     std::string message(int value) const override {
-        char const* n = ntstatus::name(value);
-        return std::string("NTSTATUS ") + hex32(static_cast<std::uint32_t>(value)) +
-               (n ? std::string(" (") + n + ")" : std::string());
+        char const* const n = ntstatus::name(value);
+        auto const number = hex32(static_cast<std::uint32_t>(value));
+        return compose({"NTSTATUS ", number.view(), n ? " (" : "", n ? n : "", n ? ")" : ""});
     }
     std::error_condition default_error_condition(int value) const noexcept override;
 };
 
+template <class = void>
 class hresult_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "hresult"; }
     std::string message(int value) const override {
-        std::string m = "HRESULT " + hex32(static_cast<std::uint32_t>(value));
-        if (auto const w = hresult::win32_of(value); w != 0) {
-            char const* n = win32::name(w);
-            m += " (HRESULT_FROM_WIN32(" + std::string(n ? n : std::to_string(w).c_str()) + "))";
-        }
-        return m;
+        auto const number = hex32(static_cast<std::uint32_t>(value));
+        auto const w = hresult::win32_of(value);
+        if (w == 0) return compose({"HRESULT ", number.view()});
+        char const* const n = win32::name(w);
+        auto const code = decimal(w);
+        return compose({"HRESULT ", number.view(), " (HRESULT_FROM_WIN32(", n ? std::string_view(n) : code.view(), "))"});
     }
     std::error_condition default_error_condition(int value) const noexcept override;
 };
 
+template <class = void>
 class rule_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "etwctl"; }
@@ -74,62 +124,94 @@ public:
         if (value == 0) return "success";
         if (value < 0 || value >= static_cast<int>(rule::count_)) return "etwctl: unknown rule";
         auto const& r = info(static_cast<rule>(value));
-        char const* n = win32::name(r.win32_error);
-        return std::string("etwctl: ") + std::string(r.text) + " [" + std::string(r.name) + "; " +
-               (n ? n : "Win32") + " " + std::to_string(r.win32_error) + "]";
+        char const* const n = win32::name(r.win32_error);
+        auto const code = decimal(r.win32_error);
+        return compose({"etwctl: ", r.text, " [", r.name, "; ", n ? n : "Win32", " ", code.view(), "]"});
     }
     std::error_condition default_error_condition(int value) const noexcept override;
 };
+
+/// A category object that is never destroyed (as the standard library's own are not): constant-
+/// initialized, so returning it is a pointer, with no guard; the union's empty destructor keeps
+/// std::error_category's virtual destructor from being called at exit.
+template <class Impl>
+union never_destroyed {
+    Impl object;
+    constexpr never_destroyed() noexcept : object() {}
+    constexpr ~never_destroyed() {}
+};
+template <class Impl>
+struct category_holder {
+    static constinit never_destroyed<Impl> const instance;
+};
+template <class Impl>
+constinit never_destroyed<Impl> const category_holder<Impl>::instance{};
 } // namespace detail
 
-namespace detail {
-// Constant-initialized objects (no guard on access, no init-order issue): returning a category is a
-// pointer, which keeps a successful typed call as cheap as the raw one.
-inline constinit win32_category_impl const win32_category_object{};
-inline constinit ntstatus_category_impl const ntstatus_category_object{};
-inline constinit hresult_category_impl const hresult_category_object{};
-inline constinit rule_category_impl const rule_category_object{};
-} // namespace detail
-
-inline std::error_category const& win32_category() noexcept { return detail::win32_category_object; }
-inline std::error_category const& ntstatus_category() noexcept { return detail::ntstatus_category_object; }
-inline std::error_category const& hresult_category() noexcept { return detail::hresult_category_object; }
-inline std::error_category const& rule_category() noexcept { return detail::rule_category_object; }
+// The public functions are templates with a defaulted parameter, called as before
+// (etwctl::rule_category()): a function template is only instantiated where a call is compiled, so a
+// TU that never asks for a category does not instantiate one.
+template <class = void>
+inline std::error_category const& win32_category() noexcept {
+    return detail::category_holder<detail::win32_category_impl<>>::instance.object;
+}
+template <class = void>
+inline std::error_category const& ntstatus_category() noexcept {
+    return detail::category_holder<detail::ntstatus_category_impl<>>::instance.object;
+}
+template <class = void>
+inline std::error_category const& hresult_category() noexcept {
+    return detail::category_holder<detail::hresult_category_impl<>>::instance.object;
+}
+template <class = void>
+inline std::error_category const& rule_category() noexcept {
+    return detail::category_holder<detail::rule_category_impl<>>::instance.object;
+}
 
 /// "No error", without the out-of-line std::system_category() call that std::error_code{} makes.
+template <class = void>
 inline std::error_code no_error() noexcept { return {0, rule_category()}; }
 
 /// The Win32 condition everything compares against: ec == win32_condition(87).
+template <class = void>
 inline std::error_condition win32_condition(std::uint32_t error) noexcept {
     return {static_cast<int>(error), win32_category()};
 }
 
-inline std::error_condition detail::ntstatus_category_impl::default_error_condition(int value) const noexcept {
+template <class T>
+inline std::error_condition detail::ntstatus_category_impl<T>::default_error_condition(int value) const noexcept {
     return win32_condition(nt_status_to_win32(value));
 }
-inline std::error_condition detail::hresult_category_impl::default_error_condition(int value) const noexcept {
+template <class T>
+inline std::error_condition detail::hresult_category_impl<T>::default_error_condition(int value) const noexcept {
     if (value == 0) return win32_condition(0);
     if (auto const w = hresult::win32_of(value); w != 0) return win32_condition(w);
     return {value, *this};
 }
-inline std::error_condition detail::rule_category_impl::default_error_condition(int value) const noexcept {
+template <class T>
+inline std::error_condition detail::rule_category_impl<T>::default_error_condition(int value) const noexcept {
     if (value < 0 || value >= static_cast<int>(rule::count_)) return {value, *this};
     return win32_condition(win32_error_of(static_cast<rule>(value)));
 }
 
+template <class = void>
 inline std::error_code make_error_code(rule r) noexcept { return {static_cast<int>(r), rule_category()}; }
+template <class = void>
 inline std::error_code win32_error_code(std::uint32_t e) noexcept {
     return {static_cast<int>(e), win32_category()};
 }
 /// Informational NTSTATUS values (>= 0) are success, as NT_SUCCESS says.
+template <class = void>
 inline std::error_code ntstatus_error_code(std::int32_t s) noexcept {
     return s >= 0 ? no_error() : std::error_code(s, ntstatus_category());
 }
+template <class = void>
 inline std::error_code hresult_error_code(std::int32_t hr) noexcept {
     return hr >= 0 ? no_error() : std::error_code(hr, hresult_category());
 }
 
 /// The Win32 error an error_code stands for (what the compat layer returns for the same failure).
+template <class = void>
 inline std::uint32_t to_win32(std::error_code const& ec) noexcept {
     if (!ec) return win32::success;
     auto const& cat = ec.category();
@@ -144,6 +226,7 @@ inline std::uint32_t to_win32(std::error_code const& ec) noexcept {
 }
 
 /// The rule an error_code names, or rule::ok when it is not a rule error.
+template <class = void>
 inline rule rule_of(std::error_code const& ec) noexcept {
     return ec.category() == rule_category() ? static_cast<rule>(ec.value()) : rule::ok;
 }
@@ -182,6 +265,108 @@ private:
     T value_{};
     std::error_code ec_ = no_error();
 };
+
+
+/// The context of a failure: the value that broke a rule, the limit, the name of what it was about, and
+/// a sentence that says what to do. Written (on failure paths only: a successful call pays nothing)
+/// into a per-thread slot that etwctl::explain / etwctl::describe read back, like GetLastError; no heap.
+/// `text` is a static sentence with placeholders: {name} {value} {hex} {low} {high}.
+struct error_detail {
+    std::error_code code{};
+    std::string_view text{};
+    std::string_view name{};
+    std::uint64_t value = 0;
+    std::uint64_t low = 0;
+    std::uint64_t high = 0;
+};
+
+namespace detail {
+inline error_detail& error_detail_slot() noexcept {
+    static thread_local error_detail slot;
+    return slot;
+}
+/// Records the context of a failure and returns its code (cold: only failures come here).
+ETWCTL_COLD inline std::error_code fail(std::error_code ec, std::string_view text, std::string_view name, std::uint64_t value = 0,
+                            std::uint64_t low = 0, std::uint64_t high = 0) noexcept {
+    error_detail_slot() = {ec, text, name, value, low, high};
+    return ec;
+}
+
+inline std::size_t put(std::span<char> out, std::size_t at, std::string_view s) noexcept {
+    for (char c : s) {
+        if (at < out.size()) out[at] = c;
+        ++at;
+    }
+    return at;
+}
+inline std::size_t put_decimal(std::span<char> out, std::size_t at, std::uint64_t v) noexcept {
+    char digits[20];
+    int n = 0;
+    do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
+    while (n > 0) at = put(out, at, std::string_view(&digits[--n], 1));
+    return at;
+}
+} // namespace detail
+
+/// The detail of this thread's last etwctl failure if it explains `ec`, else nullptr.
+inline error_detail const* explain(std::error_code const& ec) noexcept {
+    error_detail const& d = detail::error_detail_slot();
+    return ec && d.code == ec ? &d : nullptr;
+}
+
+/// The sentence for `ec`: its detail with the values filled in when this thread's last failure was
+/// `ec`, else the category's message. Writes at most out.size() characters (no NUL); returns the full
+/// length, so a larger buffer can be tried. No allocation.
+inline std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
+    error_detail const* d = explain(ec);
+    if (d == nullptr || d->text.empty()) {
+        if (!ec) return detail::put(out, 0, "success");
+        auto const r = rule_of(ec);
+        if (r != rule::ok) return detail::put(out, 0, info(r).text);
+        std::size_t at = detail::put(out, 0, ec.category().name());
+        at = detail::put(out, at, " error ");
+        char h[8];
+        detail::format_hex(static_cast<std::uint32_t>(ec.value()), 8, h, true);
+        at = detail::put(out, at, "0x");
+        return detail::put(out, at, std::string_view(h, 8));
+    }
+    std::size_t at = 0;
+    std::string_view t = d->text;
+    while (!t.empty()) {
+        auto const open = t.find('{');
+        auto const close = open == std::string_view::npos ? open : t.find('}', open);
+        if (close == std::string_view::npos) {
+            at = detail::put(out, at, t);
+            break;
+        }
+        at = detail::put(out, at, t.substr(0, open));
+        std::string_view const key = t.substr(open + 1, close - open - 1);
+        if (key == "name") at = detail::put(out, at, d->name);
+        else if (key == "value") at = detail::put_decimal(out, at, d->value);
+        else if (key == "low") at = detail::put_decimal(out, at, d->low);
+        else if (key == "high") at = detail::put_decimal(out, at, d->high);
+        else if (key == "hex") {
+            char h[16];
+            int digits = 1;
+            while (digits < 16 && (d->value >> (4 * digits)) != 0) ++digits;
+            detail::format_hex(d->value, digits, h, true);
+            at = detail::put(out, at, "0x");
+            at = detail::put(out, at, std::string_view(h, static_cast<std::size_t>(digits)));
+        } else at = detail::put(out, at, t.substr(open, close - open + 1));
+        t.remove_prefix(close + 1);
+    }
+    return at;
+}
+
+/// The same as a std::string (allocates; for messages, not hot paths).
+inline std::string describe(std::error_code const& ec) {
+    char buf[256];
+    std::size_t const n = describe(ec, buf);
+    if (n <= sizeof buf) return std::string(buf, n);
+    std::string s(n, '\0');
+    describe(ec, std::span<char>(s.data(), s.size()));
+    return s;
+}
 
 ETWCTL_END_NAMESPACE
 

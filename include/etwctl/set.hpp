@@ -28,6 +28,7 @@
 #include <ranges>
 #include <span>
 #include <system_error>
+#include <tuple>
 #include <type_traits>
 
 #include "etwctl/config.hpp"
@@ -37,6 +38,7 @@
 #include "etwctl/group_mask.hpp"
 #include "etwctl/hook_list.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/profile_source_list.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/request/checks.hpp"
 #include "etwctl/request/encode.hpp"
@@ -97,7 +99,12 @@ template <class C, kernel K, class R>
 outcome send_list(K& k, session_handle session, R const& list) noexcept {
     constexpr direction_rules const& d = C::row.set;
     std::size_t const n = std::ranges::size(list);
-    if (rule r = validate::check_count(d, n); r != rule::ok) return broke(r);
+    if (rule r = validate::check_count(d, n); r != rule::ok) [[unlikely]] {
+        (void)fail(r, n == 0 ? std::string_view("set<{name}>: an empty list; give 1 to {high}")
+                             : std::string_view("set<{name}>: {value} elements, the kernel accepts at most {high}"),
+                   C::name, n, 0, d.max_count);
+        return broke(r);
+    }
     auto const* data = std::ranges::data(list);
     if constexpr (d.request == request_kind::hook_list) {
         if constexpr (is_hook_list<std::remove_cvref_t<R>>) return send_hook_list(k, d.kernel_code, session.value, list);
@@ -146,15 +153,68 @@ struct setter<system_trace_enable_flags> {
     }
 };
 
+/// The interval's context when it is out of the source's bounds (cold).
+ETWCTL_COLD inline std::error_code interval_out_of_bounds(std::uint32_t source, std::uint32_t value, interval_bounds b) noexcept {
+    return fail(rule::interval_out_of_bounds,
+                source == 0 ? std::string_view("interval {value} (100 ns units) is outside the timer's [{low}, {high}]; "
+                                               "pass a value in range, or timer_bounds.clamp(v) to accept the kernel's clamp")
+                            : std::string_view("interval {value} events for profile source {name} is outside its [{low}, "
+                                               "{high}] (the profile-source list); pass a value in range, or "
+                                               "bounds.clamp(v) to accept the kernel's clamp"),
+                source == 0 ? std::string_view("Timer") : std::string_view("(hardware counter)"), value, b.min, b.max);
+}
+
 template <>
 struct setter<sampled_profile_interval> {
+    /// The timer (ProfileTime), checked against its bounds (1221..1000000 x 100 ns) first: the kernel
+    /// would clamp silently.
     template <kernel K>
-    static outcome apply(K& k, profile_source source, profile_interval interval) noexcept {
-        return set_interval(k, static_cast<std::uint32_t>(source), interval.count());
+    static std::error_code apply(K& k, profile_interval interval) noexcept {
+        if (!timer_bounds.contains(interval.count())) [[unlikely]]
+            return interval_out_of_bounds(0, interval.count(), timer_bounds);
+        return set_interval(k, static_cast<std::uint32_t>(profile_source::time), interval.count()).code();
     }
+    /// A source in the kernel's raw unit: 100 ns for the timer (checked as above), an event count for a
+    /// hardware counter (sent as is; pass a counter_interval to have the source's bounds checked).
     template <kernel K>
-    static outcome apply(K& k, profile_interval interval) noexcept {
-        return set_interval(k, static_cast<std::uint32_t>(profile_source::time), interval.count());
+    static std::error_code apply(K& k, profile_source source, profile_interval interval) noexcept {
+        if (source == profile_source::time) return apply(k, interval);
+        return set_interval(k, static_cast<std::uint32_t>(source), interval.count()).code();
+    }
+    /// A hardware counter with its bounds at hand (e.g. from a profile_source_list_view read once).
+    template <kernel K>
+    static std::error_code apply(K& k, profile_source source, counter_interval interval, interval_bounds bounds) noexcept {
+        if (source == profile_source::time) [[unlikely]]
+            return fail(rule::pmc_counter_not_pmc,
+                        "the timer takes a time interval (profile_interval, 100 ns units), not a counter_interval", "Timer");
+        if (!bounds.contains(interval.count())) [[unlikely]] {
+            auto const ec = interval_out_of_bounds(static_cast<std::uint32_t>(source), interval.count(), bounds);
+            error_detail_slot().high = bounds.max;
+            return ec;
+        }
+        return set_interval(k, static_cast<std::uint32_t>(source), interval.count()).code();
+    }
+    /// A hardware counter checked against a profile-source list the caller has read (a cache).
+    template <kernel K>
+    static std::error_code apply(K& k, profile_source source, counter_interval interval,
+                                 profile_source_list_view const& sources) noexcept {
+        profile_source_entry e;
+        if (!sources.find(static_cast<std::uint32_t>(source), e)) [[unlikely]]
+            return fail(rule::profile_source_absent,
+                        "profile source {value} is not in this machine's profile-source list "
+                        "(query<profile_source_list> lists what it has)",
+                        "", static_cast<std::uint32_t>(source));
+        return apply(k, source, interval, interval_bounds{e.min_interval(), e.max_interval()});
+    }
+    /// A hardware counter checked against this machine's profile-source list, read now (one query,
+    /// 4 KiB on the stack).
+    template <kernel K>
+    static std::error_code apply(K& k, profile_source source, counter_interval interval) noexcept {
+        alignas(8) std::byte storage[4096];
+        std::size_t returned = 0;
+        auto const o = query_profile_sources(k, storage, sizeof storage, returned);
+        if (!o.ok()) return o.code();
+        return apply(k, source, interval, profile_source_list_view::from_checked(checked_chain({storage, returned})));
     }
 };
 
@@ -239,8 +299,42 @@ struct setter<use_descriptor_type> {
     }
 };
 
-inline std::error_code to_error_code(outcome const& o) noexcept { return o.code(); }
-inline std::error_code to_error_code(std::error_code const& ec) noexcept { return ec; }
+/// The context of a kernel refusal of a typed set: what the status means for this class (cold).
+template <class C>
+ETWCTL_COLD std::error_code kernel_refused(std::error_code ec, std::int32_t status, std::uint64_t session) noexcept {
+    if constexpr (requires { C::row; }) {
+        constexpr request_kind kind = C::row.set.request;
+        if (status == ntstatus::invalid_parameter && (kind == request_kind::hook_list || kind == request_kind::group_mask))
+            return fail(ec,
+                        "session {hex}: the kernel refused set<{name}> (STATUS_INVALID_PARAMETER): stack walk and kernel "
+                        "flags need a system logger; start the session with EVENT_TRACE_SYSTEM_LOGGER_MODE (or use the NT "
+                        "Kernel Logger)",
+                        C::name, session);
+        if (status == ntstatus::wmi_instance_not_found)
+            return fail(ec, "session {hex}: no such logger (stopped, or not a TRACEHANDLE from StartTrace) for set<{name}>",
+                        C::name, session);
+        if (status == ntstatus::privilege_not_held)
+            return fail(ec, "set<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)", C::name);
+        if (status == ntstatus::wmi_already_enabled)
+            return fail(ec, "session {hex}: set<{name}> can be applied once per session and already was", C::name, session);
+    }
+    return fail(ec, {}, C::name, static_cast<std::uint32_t>(status));
+}
+
+template <class C, class... Args>
+std::error_code to_error_code(outcome const& o, Args const&... args) noexcept {
+    if (o.ok()) [[likely]] return no_error();
+    if (o.broken != rule::ok) return make_error_code(o.broken);
+    std::uint64_t session = 0;
+    if constexpr (sizeof...(Args) > 0)
+        if constexpr (std::is_convertible_v<std::tuple_element_t<0, std::tuple<Args...>>, session_handle>)
+            session = session_handle(std::get<0>(std::tie(args...))).value;
+    return kernel_refused<C>(o.code(), o.status, session);
+}
+template <class C, class... Args>
+std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcept {
+    return ec;
+}
 
 } // namespace detail
 
@@ -255,7 +349,7 @@ template <info_tag C, kernel K, class... Args>
                       "etwctl::set: this information class can only be queried; use etwctl::query<C>");
         return {};
     } else if constexpr (requires { detail::setter<C>::apply(k, args...); }) {
-        return detail::to_error_code(detail::setter<C>::apply(k, args...));
+        return detail::to_error_code<C>(detail::setter<C>::apply(k, args...), args...);
     } else {
         // One message per class, naming the signature that would have worked.
         static_assert(!std::is_same_v<C, stack_tracing>,

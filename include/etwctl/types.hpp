@@ -129,6 +129,52 @@ enum class profile_source : std::uint32_t {
 /// kernel reads the same field as an event count (a sample every N events); count() is that N.
 using profile_interval = std::chrono::duration<std::uint32_t, std::ratio<1, 10'000'000>>;
 
+/// The hardware-counter interval: a sample every N events. Not a duration, and nothing converts a
+/// duration into it (counter_interval{1ms} does not compile): the kernel reads the same ULONG as 100 ns
+/// units for the timer and as an event count for a counter, and mixing them up sampled 10,000 events
+/// where 1 ms was meant. Literal: 65536_events (etwctl::literals).
+struct counter_interval {
+    std::uint32_t events = 0;
+    constexpr counter_interval() noexcept = default;
+    constexpr explicit counter_interval(std::uint32_t n) noexcept : events(n) {}
+    template <class Rep, class Period>
+    counter_interval(std::chrono::duration<Rep, Period>) = delete; // a time is not an event count
+    constexpr std::uint32_t count() const noexcept { return events; }
+    friend constexpr bool operator==(counter_interval, counter_interval) noexcept = default;
+    friend constexpr auto operator<=>(counter_interval, counter_interval) noexcept = default;
+};
+
+namespace limits {
+/// The timer's (ProfileTime's) interval bounds in 100 ns units, as `tracelog -profilesources` and the
+/// profile-source list report them: 1221 (0.1221 ms, about 8.19 kHz) to 1000000 (100 ms).
+inline constexpr std::uint32_t timer_min_interval = 1221;
+inline constexpr std::uint32_t timer_max_interval = 1000000;
+} // namespace limits
+
+/// A source's [MinInterval, MaxInterval] (the profile-source list's), in the source's unit.
+struct interval_bounds {
+    std::uint32_t min = 0;
+    std::uint32_t max = 0xFFFFFFFFU;
+    constexpr bool contains(std::uint32_t v) const noexcept { return v >= min && v <= max; }
+    /// The value the kernel would use: v clamped to the bounds (the explicit way to accept clamping).
+    constexpr std::uint32_t clamp(std::uint32_t v) const noexcept { return v < min ? min : v > max ? max : v; }
+    constexpr counter_interval clamp(counter_interval v) const noexcept { return counter_interval{clamp(v.events)}; }
+    constexpr profile_interval clamp(profile_interval v) const noexcept { return profile_interval{clamp(v.count())}; }
+};
+/// The timer's documented bounds.
+inline constexpr interval_bounds timer_bounds{limits::timer_min_interval, limits::timer_max_interval};
+
+namespace literals {
+/// 65536_events: a hardware-counter interval.
+constexpr counter_interval operator""_events(unsigned long long n) noexcept {
+    return counter_interval{static_cast<std::uint32_t>(n)};
+}
+/// 1250_100ns: a timer interval in the kernel's 100 ns units (std::chrono literals work too: 125us).
+constexpr profile_interval operator""_100ns(unsigned long long n) noexcept {
+    return profile_interval{static_cast<std::uint32_t>(n)};
+}
+} // namespace literals
+
 /// TRACE_PROFILE_INTERVAL: { ULONG Source; ULONG Interval; }.
 struct trace_profile_interval {
     std::uint32_t source = 0;

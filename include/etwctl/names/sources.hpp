@@ -110,8 +110,8 @@ constexpr bool is_processor_specific(profile_source s) noexcept { return s > pro
 /// (0.1221 ms, about 8.19 kHz), max 1000000 (100 ms), default 10000 (1 ms), in 100 ns units. The
 /// authoritative per-machine bounds come from query<profile_source_list> (MinInterval/MaxInterval).
 namespace timer {
-inline constexpr std::uint32_t min_interval = 1221;
-inline constexpr std::uint32_t max_interval = 1000000;
+inline constexpr std::uint32_t min_interval = limits::timer_min_interval;
+inline constexpr std::uint32_t max_interval = limits::timer_max_interval;
 inline constexpr std::uint32_t default_interval = 10000;
 } // namespace timer
 
