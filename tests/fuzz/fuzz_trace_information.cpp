@@ -176,6 +176,9 @@ bool typed_set(sim::kernel& k, std::uint32_t cls, std::uint64_t session, unsigne
         std::uint32_t s, i;
         std::memcpy(&s, info, 4);
         std::memcpy(&i, info + 4, 4);
+        // The typed timer setter refuses what the kernel would clamp (rule::interval_out_of_bounds);
+        // the drop-in function passes it on as SECHOST does: no common ground to compare.
+        if (s == 0 && !timer_bounds.contains(i)) return false;
         ec = set<sampled_profile_interval>(k, static_cast<profile_source>(s), profile_interval{i});
         return true;
     }
