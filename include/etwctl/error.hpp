@@ -292,20 +292,6 @@ ETWCTL_COLD inline std::error_code fail(std::error_code ec, std::string_view tex
     return ec;
 }
 
-inline std::size_t put(std::span<char> out, std::size_t at, std::string_view s) noexcept {
-    for (char c : s) {
-        if (at < out.size()) out[at] = c;
-        ++at;
-    }
-    return at;
-}
-inline std::size_t put_decimal(std::span<char> out, std::size_t at, std::uint64_t v) noexcept {
-    char digits[20];
-    int n = 0;
-    do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
-    while (n > 0) at = put(out, at, std::string_view(&digits[--n], 1));
-    return at;
-}
 } // namespace detail
 
 /// The detail of this thread's last etwctl failure if it explains `ec`, else nullptr.

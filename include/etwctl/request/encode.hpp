@@ -56,11 +56,20 @@ concept hook_encodable = requires(E const& e) {
 /// GUIDs advance the count, so `out` must have room for `count` ids. Returns the ids written.
 template <hook_encodable E>
 std::size_t encode_hook_ids(E const* events, std::size_t count, std::uint32_t* out) noexcept {
+    // Per event: the GUID's 16 bytes as two words, the one slot its Data1 hashes to, the slot's
+    // pre-shifted group OR the type, stored unconditionally; the count advances only when the slot
+    // holds this GUID (cmp + adc, no branch, no empty-slot test: names/groups.hpp). As many
+    // instructions per event as the best hand-written encoder (docs/performance.md shows the loop).
     std::size_t n = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        auto const group = group_or_empty(event_guid_of(events[i]));
-        out[n] = (std::uint32_t{group} << 8) | event_type_of(events[i]);
-        n += group != group_hash_empty;
+        E const& e = events[i];
+        guid_words w;
+        if constexpr (requires { e.EventGuid; }) w = words_of(e.EventGuid);          // the SDK's layout
+        else if constexpr (requires { e.event_guid; }) w = words_of(e.event_guid);   // etwctl::classic_event_id
+        else w = words_of(event_guid_of(e));                                          // raw caller memory
+        hook_slot const& slot = hook_slot_of(w);
+        out[n] = slot.hook_high | event_type_of(e);
+        n += slot.holds(w);
     }
     return n;
 }
