@@ -85,3 +85,17 @@ TEST_CASE("a hardware-counter interval is an event count, checked against the so
     CHECK(absent == rule::profile_source_absent);
     CHECK(describe(absent).find("profile source 119 is not in this machine's profile-source list") == 0);
 }
+
+TEST_CASE("format(parse_error, text): the text, a caret under the offending name, the rule and the suggestion") {
+    std::string_view const text = "CSwitch+CSwtch";
+    parse_error err;
+    hook_id ids[8];
+    std::size_t count = 0;
+    REQUIRE(parse_stack_walk(text, ids, count, &err) == rule::parse_unknown_name);
+    char out[128];
+    std::size_t const n = format(err, text, out);
+    REQUIRE(n <= sizeof out);
+    CHECK(std::string(out, n) == "CSwitch+CSwtch\n        ^~~~~~ unknown name; did you mean \"CSwitch\"?");
+    char tiny[4];
+    CHECK(format(err, text, tiny) == n); // the full length, nothing written past the buffer
+}

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "etwctl/config.hpp"
@@ -62,6 +63,22 @@ constexpr bool parse_hex(std::string_view s, std::size_t max_digits, std::uint32
 constexpr void format_hex(std::uint64_t v, int digits, char* out, bool upper = false) noexcept {
     char const* const set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
     for (int i = digits - 1; i >= 0; --i) *out++ = set[(v >> (4 * i)) & 0xFU];
+}
+
+/// Writes s at out[at...] as far as out reaches; returns at + s.size() (the length it would need).
+constexpr std::size_t put(std::span<char> out, std::size_t at, std::string_view s) noexcept {
+    for (char c : s) {
+        if (at < out.size()) out[at] = c;
+        ++at;
+    }
+    return at;
+}
+constexpr std::size_t put_decimal(std::span<char> out, std::size_t at, std::uint64_t v) noexcept {
+    char digits[20] = {};
+    int n = 0;
+    do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
+    while (n > 0) at = put(out, at, std::string_view(&digits[--n], 1));
+    return at;
 }
 
 } // namespace detail

@@ -640,4 +640,27 @@ inline constexpr auto stack_walk = detail::stack_walk_impl<S>::value;
 template <fixed_string S>
 inline constexpr group_mask kernel_flags = detail::kernel_flags_impl<S>::value;
 
+
+/// The text with a caret line under the offending name, the rule and the suggestion, for a config
+/// file's or a command line's error message:
+///     CSwitch+CSwtch
+///             ^~~~~~ unknown name; did you mean "CSwitch"?
+/// Writes at most out.size() characters (no NUL); returns the full length. No allocation.
+constexpr std::size_t format(parse_error const& e, std::string_view text, std::span<char> out) noexcept {
+    std::size_t at = detail::put(out, 0, text);
+    at = detail::put(out, at, "\n");
+    std::size_t const offset = e.offset < text.size() ? e.offset : text.size();
+    for (std::size_t i = 0; i < offset; ++i) at = detail::put(out, at, text[i] == '\t' ? "\t" : " ");
+    at = detail::put(out, at, "^");
+    for (std::size_t i = 1; i < e.length; ++i) at = detail::put(out, at, "~");
+    at = detail::put(out, at, " ");
+    at = detail::put(out, at, info(e.why).text);
+    if (!e.suggestion.empty()) {
+        at = detail::put(out, at, "; did you mean \"");
+        at = detail::put(out, at, e.suggestion);
+        at = detail::put(out, at, "\"?");
+    }
+    return at;
+}
+
 ETWCTL_END_NAMESPACE
