@@ -122,7 +122,11 @@ ETWCTL_SAME_WIN32(ERROR_SUCCESS, success);
 ETWCTL_SAME_WIN32(ERROR_INVALID_FUNCTION, invalid_function);
 ETWCTL_SAME_WIN32(ERROR_FILE_NOT_FOUND, file_not_found);
 ETWCTL_SAME_WIN32(ERROR_ALREADY_EXISTS, already_exists);
+#if defined(ERROR_IMPLEMENTATION_LIMIT)
 ETWCTL_SAME_WIN32(ERROR_IMPLEMENTATION_LIMIT, implementation_limit);
+#else // mingw-w64's winerror.h lacks it; the current SDK's winerror.h: ERROR_IMPLEMENTATION_LIMIT 1292L
+static_assert(etwctl::win32::implementation_limit == 1292);
+#endif
 ETWCTL_SAME_WIN32(ERROR_ACCESS_DENIED, access_denied);
 ETWCTL_SAME_WIN32(ERROR_INVALID_HANDLE, invalid_handle);
 ETWCTL_SAME_WIN32(ERROR_NOT_ENOUGH_MEMORY, not_enough_memory);
