@@ -29,10 +29,12 @@ stats() {
         {
             addr = $1; sub(":", "", addr); mnem = $2
             if (mnem == "") next
+            if (start == "") start = hex(addr)
             n++
             if (mnem ~ /^call/) { if (index($0, "null_kernel::") > 0) kcalls++; else calls++ }
             if (mnem ~ /^j/ && $3 ~ /^[0-9a-f]+$/) {
-                if (hex($3) <= hex(addr)) back++
+                # a loop: a jump back inside the function (a jump to its out-of-line .cold part is not)
+                if (hex($3) <= hex(addr) && hex($3) >= start) back++
             }
         }
         END { printf "%d %d %d %d\n", n, back + 0, calls + 0, kcalls + 0 }'

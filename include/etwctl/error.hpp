@@ -295,7 +295,8 @@ ETWCTL_COLD inline std::error_code fail(std::error_code ec, std::string_view tex
 } // namespace detail
 
 /// The detail of this thread's last etwctl failure if it explains `ec`, else nullptr.
-inline error_detail const* explain(std::error_code const& ec) noexcept {
+template <class = void>
+error_detail const* explain(std::error_code const& ec) noexcept {
     error_detail const& d = detail::error_detail_slot();
     return ec && d.code == ec ? &d : nullptr;
 }
@@ -303,7 +304,8 @@ inline error_detail const* explain(std::error_code const& ec) noexcept {
 /// The sentence for `ec`: its detail with the values filled in when this thread's last failure was
 /// `ec`, else the category's message. Writes at most out.size() characters (no NUL); returns the full
 /// length, so a larger buffer can be tried. No allocation.
-inline std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
+template <class = void>
+std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
     error_detail const* d = explain(ec);
     if (d == nullptr || d->text.empty()) {
         if (!ec) return detail::put(out, 0, "success");
@@ -345,7 +347,8 @@ inline std::size_t describe(std::error_code const& ec, std::span<char> out) noex
 }
 
 /// The same as a std::string (allocates; for messages, not hot paths).
-inline std::string describe(std::error_code const& ec) {
+template <class = void>
+std::string describe(std::error_code const& ec) {
     char buf[256];
     std::size_t const n = describe(ec, buf);
     if (n <= sizeof buf) return std::string(buf, n);

@@ -245,7 +245,7 @@ TEST_CASE("query<pmc_counter_owners>: free, held outside ETW, held by a session"
     auto const s = m.k.start_logger(2);
     profile_source const sources[] = {profile_source::total_cycles, profile_source::cache_misses};
     REQUIRE_FALSE(set<pmc_counter_list>(m.k, session_handle{s}, sources));
-    owners = query<pmc_counter_owners>(m.k, storage, 1);
+    owners = query<pmc_counter_owners>(m.k, storage, 1U);
     REQUIRE(owners);
     CHECK(owners->processor() == 1);
     CHECK(owners->owned() == 3);
@@ -268,11 +268,11 @@ TEST_CASE("query<pmc_counter_owners>: privilege, buffer size, processor") {
     machine m;
     std::byte short_storage[8 + 12 * 3]; // not `small`: rpcndr.h defines it
     std::uint32_t needed = 0;
-    CHECK(query<pmc_counter_owners>(m.k, std::span<std::byte>(short_storage), 0, &needed).error() ==
+    CHECK(query<pmc_counter_owners>(m.k, std::span<std::byte>(short_storage), 0U, &needed).error() ==
           status(ntstatus::buffer_too_small));
     CHECK(needed == 8 + 12 * 4);
     pmc_owner_buffer<> storage;
-    CHECK(query<pmc_counter_owners>(m.k, storage, 99).error() == status(ntstatus::invalid_parameter));
+    CHECK(query<pmc_counter_owners>(m.k, storage, 99U).error() == status(ntstatus::invalid_parameter));
     m.k.set_privilege(false);
     CHECK(query<pmc_counter_owners>(m.k, storage).error() == status(ntstatus::privilege_not_held));
 }
