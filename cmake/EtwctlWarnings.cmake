@@ -1,4 +1,4 @@
 # etwctl_strict(target): the warning level every etwctl test, example and tool is built with.
 function(etwctl_strict target)
-    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror -Wshadow -Wconversion -Wno-sign-conversion)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror -Wshadow -Wconversion -Wsign-conversion)
 endfunction()
