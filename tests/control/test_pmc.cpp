@@ -89,6 +89,8 @@ TEST_CASE("setup_pmc: pre-checks name the failed condition and send nothing that
         CHECK(r.step == pmc_step::check_counts);
         CHECK(r.condition == pmc_condition::no_counters);
         CHECK(r.error == make_error_code(rule::pmc_counters_empty));
+        std::error_code const ec = r; // the one error model: a report is its failure's error_code
+        CHECK(ec == rule::pmc_counters_empty);
     }
     SUBCASE("five counters") {
         pmc_counter const five[] = {pmc_counter::of_id(2), pmc_counter::of_id(6), pmc_counter::of_id(10),

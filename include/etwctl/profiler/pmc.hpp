@@ -201,6 +201,9 @@ struct [[nodiscard]] pmc_report {
 
     [[nodiscard]] bool ok() const noexcept { return step == pmc_step::none; }
     [[nodiscard]] explicit operator bool() const noexcept { return ok(); }
+    /// The one error model: a report converts to the std::error_code of its failure (no_error() when
+    /// everything applied), so `std::error_code ec = setup_pmc(...);` works like every other call.
+    operator std::error_code() const noexcept { return error; } // NOLINT: lossless by design
 };
 
 struct pmc_options {

@@ -96,6 +96,8 @@ struct outcome {
         return status < 0 ? nt_status_to_win32(status) : win32::success;
     }
     /// The error_code the typed layer returns: rule_category or ntstatus_category, never mixed.
+    /// A template so that a header that never asks for it carries no error-category code.
+    template <class = void>
     std::error_code code() const noexcept {
         if (broken != rule::ok) return make_error_code(broken);
         return ntstatus_error_code(status);

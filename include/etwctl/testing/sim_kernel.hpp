@@ -52,6 +52,7 @@
 #include "etwctl/guid.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/request/custom_counters.hpp"
+#include "etwctl/request/decode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/request/logger_query.hpp"
 #include "etwctl/provider_traits.hpp"
@@ -524,10 +525,12 @@ private:
     static std::uint64_t u64(void const* p, std::size_t off) noexcept { return etwctl::detail::load<std::uint64_t>(p, off); }
 
     /// Checks the 0x10-byte head + whole ULONGs of a list request; count = number of ULONGs.
-    static std::int32_t list_shape(std::uint32_t length, std::size_t& count) noexcept {
-        if (length < sizeof(kernel_request_header)) return ntstatus::info_length_mismatch;
-        if ((length - sizeof(kernel_request_header)) % 4 != 0) return ntstatus::invalid_parameter;
-        count = (length - sizeof(kernel_request_header)) / 4;
+    /// Checks the 0x10-byte head + whole ULONGs of a list request (read by request/decode.hpp, the same
+    /// reader the tool and the tests use); count = number of ULONGs.
+    static std::int32_t list_shape(decoded_request const& req, std::size_t& count) noexcept {
+        if (req.bytes.size() < sizeof(kernel_request_header)) return ntstatus::info_length_mismatch;
+        if (!req.well_formed) return ntstatus::invalid_parameter;
+        count = req.count;
         return ntstatus::success;
     }
 
@@ -537,6 +540,8 @@ private:
         if (buf == nullptr) return ntstatus::access_violation;
         auto const cls = static_cast<event_trace_information_class>(u32(buf, 0));
         if (kernel_class_missing(u32(buf, 0))) return ntstatus::not_implemented;
+        decoded_request const req = decode_request(kernel_function::nt_set_system_information, information_class,
+                                                   {static_cast<std::byte const*>(buf), length});
         auto const* ids = static_cast<unsigned char const*>(buf) + sizeof(kernel_request_header);
         if (cls == profile_source_add_class) return add_custom_source(buf, length);
         if (current_windows_model::owns_system_class(u32(buf, 0))) {
@@ -550,9 +555,9 @@ private:
         case event_trace_information_class::group_mask: {
             if (length != sizeof(kernel_group_mask_request)) return ntstatus::info_length_mismatch;
             logger_state* l = nullptr;
-            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            if (auto s = resolve(req.trace_handle, true, l); s < 0) return s;
             group_mask m;
-            std::memcpy(m.masks, static_cast<unsigned char const*>(buf) + 0x10, sizeof m.masks);
+            for (std::size_t i = 0; i < limits::max_group_masks; ++i) m.masks[i] = req.element(i);
             m = m.normalized();
             if (!privilege_ && (m.contains(perf_profile) || m.contains(perf_pmc_profile))) return ntstatus::privilege_not_held;
             l->masks = m;
@@ -565,20 +570,20 @@ private:
         }
         case event_trace_information_class::stack_tracing: {
             std::size_t n = 0;
-            if (auto s = list_shape(length, n); s < 0) return s;
+            if (auto s = list_shape(req, n); s < 0) return s;
             if (n > limits::max_stack_tracing_events) return ntstatus::invalid_parameter;
             logger_state* l = nullptr;
-            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            if (auto s = resolve(req.trace_handle, true, l); s < 0) return s;
             std::memcpy(l->hooks, ids, 4 * n);
             l->hook_count = n;
             return ntstatus::success;
         }
         case event_trace_information_class::profile_config: {
             std::size_t n = 0;
-            if (auto s = list_shape(length, n); s < 0) return s;
+            if (auto s = list_shape(req, n); s < 0) return s;
             if (n == 0 || n > limits::max_profile_sources) return ntstatus::invalid_parameter;
             logger_state* l = nullptr;
-            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            if (auto s = resolve(req.trace_handle, true, l); s < 0) return s;
             if (!privilege_) return ntstatus::privilege_not_held;
             for (std::size_t i = 0; i < n; ++i)
                 if (source_index(u32(ids, 4 * i)) == source_count_) return ntstatus::not_supported;
@@ -588,10 +593,10 @@ private:
         }
         case event_trace_information_class::profile_event_list: {
             std::size_t n = 0;
-            if (auto s = list_shape(length, n); s < 0) return s;
+            if (auto s = list_shape(req, n); s < 0) return s;
             if (n > limits::max_pmc_events) return ntstatus::invalid_parameter;
             logger_state* l = nullptr;
-            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            if (auto s = resolve(req.trace_handle, true, l); s < 0) return s;
             if (l->pmc_events_set) return ntstatus::wmi_already_enabled;
             // model choice: events whose group is off in the logger's group mask are accepted, as we
             // believe the kernel does (the flags may be turned on later; the events then simply never
@@ -603,12 +608,12 @@ private:
         }
         case event_trace_information_class::profile_counter_list: {
             std::size_t n = 0;
-            if (auto s = list_shape(length, n); s < 0) return s;
+            if (auto s = list_shape(req, n); s < 0) return s;
             if (n == 0 || n > max_pmc_counters_ || n > 16) return ntstatus::invalid_parameter;
             // model choice: counters held outside ETW (current_windows().set_external_owner) are not available
             if (n > max_pmc_counters_ - newer_.external_owner_count(max_pmc_counters_)) return ntstatus::insufficient_resources;
             logger_state* l = nullptr;
-            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
+            if (auto s = resolve(req.trace_handle, true, l); s < 0) return s;
             if (l->options.paged_memory) return ntstatus::invalid_parameter;
             if (!privilege_) return ntstatus::privilege_not_held;
             if (l->pmc_counters_set) return ntstatus::wmi_already_enabled;
