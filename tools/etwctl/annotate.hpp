@@ -12,6 +12,7 @@
 
 #include "etwctl/group_mask.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/request/decode.hpp"
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/parse.hpp"
 #include "etwctl/request/logger_query.hpp"
@@ -73,11 +74,6 @@ inline annotated_request annotate(request const& r, source_namer const& source_n
         if (off + 4 <= r.bytes.size()) std::memcpy(&v, r.bytes.data() + off, 4);
         return v;
     };
-    auto u64 = [&](std::size_t off) {
-        std::uint64_t v = 0;
-        if (off + 8 <= r.bytes.size()) std::memcpy(&v, r.bytes.data() + off, 8);
-        return v;
-    };
     auto row = [&](std::size_t off, std::size_t n, std::string note) {
         std::string h;
         for (std::size_t i = off; i < off + n && i < r.bytes.size(); ++i)
@@ -120,12 +116,15 @@ inline annotated_request annotate(request const& r, source_namer const& source_n
                                                                       : hex(r.code, 2)) +
              ", " + hex_min(r.length, 2) + " bytes)";
     if (r.bytes.size() < 4) return a;
-    std::uint32_t const cls = u32(0);
-    using etwctl::event_trace_information_class;
-    auto const c = static_cast<event_trace_information_class>(cls);
-    if (c == event_trace_information_class::time_profile || c == event_trace_information_class::profile_source_list) {
+    // The request layer reads the request (request/decode.hpp: the same reader the simulated kernel
+    // and the tests use); this only words each field.
+    etwctl::decoded_request const d =
+        etwctl::decode_request(r.function, r.code, std::span<std::byte const>(r.bytes.data(), r.bytes.size()));
+    std::uint32_t const cls = d.kernel_class;
+    using etwctl::request_kind;
+    if (d.kind == request_kind::interval || d.kind == request_kind::profile_source_list) {
         row(0, 4, std::string("class ") + hex(cls, 2) + " " + kernel_class_name(cls));
-        if (c == event_trace_information_class::time_profile)
+        if (d.kind == request_kind::interval)
             row(4, 4, query ? "ProfileInterval (output)"
                             : "ProfileInterval " + std::to_string(u32(4)) + " (" + describe_period(u32(4) ? u32(4) : 1) + ")");
         else row(4, 4, "Spare");
@@ -133,40 +132,45 @@ inline annotated_request annotate(request const& r, source_namer const& source_n
         return a;
     }
     row(0, 8, std::string("class ") + hex(cls, 2) + " " + kernel_class_name(cls) + ", padding");
-    row(8, 8, "TraceHandle " + logger_text(u64(8)));
+    row(8, 8, "TraceHandle " + logger_text(d.trace_handle));
     if (query) {
         if (r.length > 16) a.rows.push_back({16, "", "... " + std::to_string(r.length - 16) + " bytes of output buffer"});
         return a;
     }
-    switch (c) {
-    case event_trace_information_class::group_mask: {
-        etwctl::group_mask m;
-        for (std::size_t i = 0; i < 8; ++i) {
-            m.masks[i] = u32(16 + 4 * i);
-            row(16 + 4 * i, 4, "Masks[" + std::to_string(i) + "] " + hex(m.masks[i], 8));
+    if (d.kind == request_kind::none) { // a class no layout describes: its bytes, 8 at a time
+        for (std::size_t off = 16; off < r.bytes.size(); off += 8) row(off, 8, "");
+        return a;
+    }
+    etwctl::group_mask m;
+    etwctl::for_each_field(d, [&](etwctl::request_field const& f) {
+        std::string const i = std::to_string(f.index);
+        auto const v = static_cast<std::uint32_t>(f.value);
+        switch (f.kind) {
+        case etwctl::field_kind::mask:
+            m.masks[f.index] = v;
+            row(f.offset, 4, "Masks[" + i + "] " + hex(v, 8));
+            break;
+        case etwctl::field_kind::hook: {
+            auto const name = etwctl::kernel_event_name(etwctl::hook_id(static_cast<std::uint16_t>(v)));
+            row(f.offset, 4, "HookId[" + i + "] " + hex(v, 4) + (name.empty() ? "" : " " + std::string(name)));
+            break;
         }
+        case etwctl::field_kind::source:
+            row(f.offset, 4, "ProfileSource[" + i + "] " + std::to_string(v) + " " + source_name(v));
+            break;
+        case etwctl::field_kind::unknown:
+            for (std::size_t off = f.offset; off < f.offset + f.size; off += 8) row(off, 8, "");
+            break;
+        default:
+            break;
+        }
+    });
+    if (d.kind == request_kind::group_mask) {
         char text[512];
         std::size_t const n = etwctl::format_kernel_flags(m, text);
         a.rows.push_back({16, "", "= " + std::string(text, n < sizeof text ? n : sizeof text - 1)});
-        break;
     }
-    case event_trace_information_class::stack_tracing:
-    case event_trace_information_class::profile_event_list:
-        for (std::size_t off = 16, i = 0; off + 4 <= r.bytes.size(); off += 4, ++i) {
-            auto const h = etwctl::hook_id(static_cast<std::uint16_t>(u32(off)));
-            auto const name = etwctl::kernel_event_name(h);
-            row(off, 4, "HookId[" + std::to_string(i) + "] " + hex(u32(off), 4) + (name.empty() ? "" : " " + std::string(name)));
-        }
-        if (r.bytes.size() == 16) a.rows.push_back({16, "", "(empty list)"});
-        break;
-    case event_trace_information_class::profile_config:
-    case event_trace_information_class::profile_counter_list:
-        for (std::size_t off = 16, i = 0; off + 4 <= r.bytes.size(); off += 4, ++i)
-            row(off, 4, "ProfileSource[" + std::to_string(i) + "] " + std::to_string(u32(off)) + " " + source_name(u32(off)));
-        break;
-    default:
-        for (std::size_t off = 16; off < r.bytes.size(); off += 8) row(off, 8, "");
-    }
+    if (d.kind == request_kind::hook_list && r.bytes.size() == 16) a.rows.push_back({16, "", "(empty list)"});
     return a;
 }
 
