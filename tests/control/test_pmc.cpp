@@ -98,6 +98,7 @@ TEST_CASE("setup_pmc: pre-checks name the failed condition and send nothing that
         auto const r = setup_pmc(m.k, s, five, cswitch_only);
         CHECK(r.condition == pmc_condition::too_many_counters);
         CHECK(r.error == make_error_code(rule::pmc_counters_size));
+        CHECK(describe(r.error) == "PMC: 5 counters requested, TracePmcCounterListInfo takes at most 4");
     }
     SUBCASE("five events") {
         hook_id const five[] = {cswitch, cswitch, cswitch, cswitch, cswitch};
@@ -199,6 +200,7 @@ TEST_CASE("setup_pmc: kernel refusals are translated into conditions") {
         CHECK(r.step == pmc_step::set_counter_list);
         CHECK(r.condition == pmc_condition::too_many_counters);
         CHECK(r.max_counters == 1);
+        CHECK(describe(r.error) == "PMC: 2 counters requested, this machine samples at most 1");
     }
     SUBCASE("counters held by another owner: named from TracePmcCounterOwners") {
         m.k.current_windows().set_external_owner(0, {pmc_owner_type::untagged, 0, 0});

@@ -265,7 +265,10 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
     // 1. counts (SECHOST's limits; the kernel's own counter maximum may be lower: step 8 reports it)
     if (counters.empty()) return pmc_fail(r, pmc_step::check_counts, pmc_condition::no_counters, rule::pmc_counters_empty), r;
     if (counters.size() > limits::max_pmc_counters)
-        return pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_counters, rule::pmc_counters_size), r;
+        return pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_counters,
+                        fail(rule::pmc_counters_size, "PMC: {value} counters requested, TracePmcCounterListInfo takes at most {high}",
+                             "setup_pmc", counters.size(), 0, limits::max_pmc_counters)),
+               r;
     if (events.size() > limits::max_pmc_events)
         return pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_events, rule::pmc_events_size), r;
 
@@ -378,7 +381,11 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
         if (r.condition == pmc_condition::session_refused || r.condition == pmc_condition::kernel_error) {
             if (auto const max = query<max_pmc_counters>(k); max) {
                 r.max_counters = *max;
-                if (r.counter_count > *max) r.condition = pmc_condition::too_many_counters;
+                if (r.counter_count > *max) {
+                    r.condition = pmc_condition::too_many_counters;
+                    (void)fail(r.error, "PMC: {value} counters requested, this machine samples at most {high}", "setup_pmc",
+                               r.counter_count, 0, *max);
+                }
             }
             pmc_owner_buffer<> owned;
             if (auto const o = query<pmc_counter_owners>(k, owned); r.condition != pmc_condition::too_many_counters && o)
