@@ -28,7 +28,6 @@
 #include <ranges>
 #include <span>
 #include <system_error>
-#include <tuple>
 #include <type_traits>
 
 #include "etwctl/config.hpp"
@@ -299,37 +298,34 @@ struct setter<use_descriptor_type> {
     }
 };
 
-/// The context of a kernel refusal of a typed set: what the status means for this class (cold).
+/// The context of a kernel refusal of a typed set: what the status means for this class (cold). The
+/// session is not named (keeping it for this path would cost the successful call a saved register);
+/// the caller knows which session it passed.
 template <class C>
-ETWCTL_COLD std::error_code kernel_refused(std::error_code ec, std::int32_t status, std::uint64_t session) noexcept {
+ETWCTL_COLD std::error_code kernel_refused(std::error_code ec, std::int32_t status) noexcept {
     if constexpr (requires { C::row; }) {
         constexpr request_kind kind = C::row.set.request;
         if (status == ntstatus::invalid_parameter && (kind == request_kind::hook_list || kind == request_kind::group_mask))
             return fail(ec,
-                        "session {hex}: the kernel refused set<{name}> (STATUS_INVALID_PARAMETER): stack walk and kernel "
-                        "flags need a system logger; start the session with EVENT_TRACE_SYSTEM_LOGGER_MODE (or use the NT "
-                        "Kernel Logger)",
-                        C::name, session);
+                        "the kernel refused set<{name}> for this session (STATUS_INVALID_PARAMETER): stack walk and "
+                        "kernel flags need a system logger; start the session with EVENT_TRACE_SYSTEM_LOGGER_MODE (or use "
+                        "the NT Kernel Logger)",
+                        C::name);
         if (status == ntstatus::wmi_instance_not_found)
-            return fail(ec, "session {hex}: no such logger (stopped, or not a TRACEHANDLE from StartTrace) for set<{name}>",
-                        C::name, session);
+            return fail(ec, "set<{name}>: no such session (stopped, or not a TRACEHANDLE from StartTrace)", C::name);
         if (status == ntstatus::privilege_not_held)
             return fail(ec, "set<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)", C::name);
         if (status == ntstatus::wmi_already_enabled)
-            return fail(ec, "session {hex}: set<{name}> can be applied once per session and already was", C::name, session);
+            return fail(ec, "set<{name}> can be applied once per session, and this session already has it", C::name);
     }
     return fail(ec, {}, C::name, static_cast<std::uint32_t>(status));
 }
 
 template <class C, class... Args>
-std::error_code to_error_code(outcome const& o, Args const&... args) noexcept {
+std::error_code to_error_code(outcome const& o, Args const&...) noexcept {
     if (o.ok()) [[likely]] return no_error();
     if (o.broken != rule::ok) return make_error_code(o.broken);
-    std::uint64_t session = 0;
-    if constexpr (sizeof...(Args) > 0)
-        if constexpr (std::is_convertible_v<std::tuple_element_t<0, std::tuple<Args...>>, session_handle>)
-            session = session_handle(std::get<0>(std::tie(args...))).value;
-    return kernel_refused<C>(o.code(), o.status, session);
+    return kernel_refused<C>(o.code(), o.status);
 }
 template <class C, class... Args>
 std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcept {

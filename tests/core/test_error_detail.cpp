@@ -27,13 +27,13 @@ TEST_CASE("a session that is not a system logger: the refusal says why and what 
     auto const ec = set<stack_tracing>(m.k, user, stack_walk<"CSwitch">);
     REQUIRE(ec == win32_condition(win32::invalid_parameter));
     CHECK(ec.category() == ntstatus_category()); // the kernel's answer keeps its domain
-    CHECK(describe(ec) == "session 0x5: the kernel refused set<stack_tracing> (STATUS_INVALID_PARAMETER): stack walk "
-                          "and kernel flags need a system logger; start the session with EVENT_TRACE_SYSTEM_LOGGER_MODE "
-                          "(or use the NT Kernel Logger)");
+    CHECK(describe(ec) == "the kernel refused set<stack_tracing> for this session (STATUS_INVALID_PARAMETER): stack "
+                          "walk and kernel flags need a system logger; start the session with "
+                          "EVENT_TRACE_SYSTEM_LOGGER_MODE (or use the NT Kernel Logger)");
     auto const flags = set<system_trace_enable_flags>(m.k, user, kernel_flags<"PROC_THREAD">);
     CHECK(describe(flags).find("set<system_trace_enable_flags>") != std::string::npos);
     auto const gone = set<stack_tracing>(m.k, std::uint64_t{40}, stack_walk<"CSwitch">);
-    CHECK(describe(gone) == "session 0x28: no such logger (stopped, or not a TRACEHANDLE from StartTrace) for set<stack_tracing>");
+    CHECK(describe(gone) == "set<stack_tracing>: no such session (stopped, or not a TRACEHANDLE from StartTrace)");
 }
 
 TEST_CASE("describe without a recorded detail is the rule's text; the detail is per failure") {
