@@ -110,8 +110,8 @@ int main(int argc, char** argv) {
         std::vector<std::string_view> names;
         for (auto const& h : helps)
             if (h.name != "xperf") names.push_back(h.name);
-        std::string const near = nearest_name(ctx.command, names);
-        return usage_error(ctx, "unknown command '" + ctx.command + "'" + (near.empty() ? "" : " (did you mean " + near + "?)"));
+        std::string const suggestion = nearest_name(ctx.command, names);
+        return usage_error(ctx, "unknown command '" + ctx.command + "'" + (suggestion.empty() ? "" : " (did you mean " + suggestion + "?)"));
     }
     if (cl.help) return print_help(*help);
     if (ctx.command == "decode-handle" || ctx.command == "list") { // pure: no kernel involved

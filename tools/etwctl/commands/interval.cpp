@@ -21,10 +21,10 @@ int cmd_interval(context const& ctx, tool_kernel& k, json_object& out) {
     std::string const source_text = ctx.cl.option("--source").value_or("0");
     source_row const* src = find_source(*rows, source_text);
     if (!src) {
-        std::string const near = suggest_source(*rows, source_text);
+        std::string const suggestion = suggest_source(*rows, source_text);
         failure f{exit_refused, etwctl::make_error_code(etwctl::rule::profile_source_absent),
                   "profile source '" + source_text + "' is not in this machine's list" +
-                      (near.empty() ? std::string(" (see etwctl profile-sources)") : " (did you mean " + near + "?)"),
+                      (suggestion.empty() ? std::string(" (see etwctl profile-sources)") : " (did you mean " + suggestion + "?)"),
                   {}, {}};
         f.details.str("source", source_text);
         return report_failure(ctx, f);

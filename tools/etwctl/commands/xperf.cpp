@@ -62,8 +62,8 @@ int cmd_xperf(context const& ctx, tool_kernel& k, json_object& out) {
             counters = *c, events = *e, have_pmc = true;
         } else {
             std::vector<std::string_view> names(std::begin(known), std::end(known));
-            std::string const near = nearest_name(opt, names);
-            return usage_error(ctx, "unknown xperf option '" + a[i] + "'" + (near.empty() ? "" : " (did you mean " + near + "?)"));
+            std::string const suggestion = nearest_name(opt, names);
+            return usage_error(ctx, "unknown xperf option '" + a[i] + "'" + (suggestion.empty() ? "" : " (did you mean " + suggestion + "?)"));
         }
     }
     if (on.empty() && stackwalk.empty() && !have_interval && !have_pmc && !pmcsources)
