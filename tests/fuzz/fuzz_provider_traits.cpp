@@ -47,7 +47,7 @@ guid consume_guid(FuzzedDataProvider& in) {
     auto const b = in.ConsumeBytes<std::uint8_t>(16);
     std::uint8_t g[16] = {};
     if (!b.empty()) std::memcpy(g, b.data(), b.size());
-    return guid(g[0] | (g[1] << 8) | (g[2] << 16) | (std::uint32_t{g[3]} << 24), static_cast<std::uint16_t>(g[4] | (g[5] << 8)),
+    return guid(std::uint32_t{g[0]} | (std::uint32_t{g[1]} << 8) | (std::uint32_t{g[2]} << 16) | (std::uint32_t{g[3]} << 24), static_cast<std::uint16_t>(g[4] | (g[5] << 8)),
                 static_cast<std::uint16_t>(g[6] | (g[7] << 8)), g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
 }
 
