@@ -31,7 +31,7 @@ stats() {
             if (mnem == "") next
             if (start == "") start = hex(addr)
             n++
-            # calls into the failure path (ETWCTL_COLD functions that record the error's context;
+            # calls into the failure path (ETWCTL_COLD functions that record the error context;
             # g++ moves them to a .cold part, clang keeps them after the status test) are not the hot path
             if (mnem ~ /^call/) {
                 if (index($0, "null_kernel::") > 0) kcalls++
