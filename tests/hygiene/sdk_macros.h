@@ -16,6 +16,12 @@
 #include <doctest/doctest.h>
 #endif
 
+#if defined(_WIN32)
+// A Windows build has the SDK itself: its <windows.h> defines every macro below (and many more) as a
+// user's program sees them. Simulating them there would break <windows.h> (winnt.h defines CHAR only
+// when VOID is not yet defined).
+#include <windows.h>
+#else
 #define small char
 #define hyper long long
 #define interface struct
@@ -81,3 +87,4 @@
 #define TRACE_LEVEL_VERBOSE 5
 #define UNREFERENCED_PARAMETER(P) (P)
 #define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) extern "C" const int name
+#endif

@@ -121,7 +121,9 @@ public:
     /// Adds key; false if it was already there. At most used_/2 inserts (the caller's reset(n) bound).
     constexpr bool insert(std::uint64_t key) noexcept {
         std::uint64_t const stored = key + 1; // 0 marks an empty slot
-        std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_);
+        // The index has at most log2(Slots) bits: narrowed to unsigned (a cast to size_t would be a
+        // no-op where size_t is unsigned long long, which -Wuseless-cast reports on Windows).
+        std::size_t i = static_cast<unsigned>((key * std::uint64_t{0x9E3779B97F4A7C15ULL}) >> shift_);
         while (slot_[i] != 0) {
             if (slot_[i] == stored) return false;
             i = (i + 1) & (used_ - 1);
