@@ -18,6 +18,7 @@
 #include "etwctl/config.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/request/checks.hpp"
+#include "etwctl/request/current_windows.hpp"
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/rules.hpp"
@@ -51,6 +52,22 @@ outcome raw_set(K& k, std::uint64_t session, std::uint32_t information_class, vo
     }
     case request_kind::disallow_list:
         return send_disallow_list(k, session, info, length / d.element_size);
+    case request_kind::periodic_capture: // {Frequency; USHORT Count; USHORT Reserved} + GUIDs; NULL clears
+        return send_periodic_capture(k, session, info ? load<std::uint32_t>(info) : 0U,
+                                     static_cast<unsigned char const*>(info) + (info ? d.header_size : 0),
+                                     info ? (length - d.header_size) / d.element_size : 0);
+    case request_kind::binary_tracking:
+        return send_binary_tracking(k, session, load<std::uint8_t>(info) != 0);
+    case request_kind::lbr_configuration:
+        return send_lbr_configuration(k, session, load<std::uint32_t>(info));
+    case request_kind::stack_caching: // TRACE_STACK_CACHING_INFO {BOOLEAN Enabled; ULONG CacheSize; ULONG BucketCount}
+        return send_stack_caching(k, d.kernel_code, session, load<std::uint8_t>(info), load<std::uint32_t>(info, 4),
+                                  load<std::uint32_t>(info, 8));
+    case request_kind::context_register: // {ULONG RegisterTypes; ULONG Reserved} + CLASSIC_EVENT_IDs
+        return send_context_register(
+            k, session, load<std::uint32_t>(info),
+            static_cast<raw_classic_event_id const*>(static_cast<void const*>(static_cast<unsigned char const*>(info) + d.header_size)),
+            (length - d.header_size) / d.element_size);
     default:
         return broke(rule::set_class_not_supported);
     }
@@ -94,6 +111,20 @@ outcome raw_query(K& k, std::uint64_t session, std::uint32_t information_class, 
     case request_kind::disallow_list: {
         std::size_t returned = 0;
         auto const o = query_disallow_list(k, session, info, length, returned);
+        if (o.broken == rule::ok && return_length) *return_length = static_cast<std::uint32_t>(returned);
+        return o;
+    }
+    case request_kind::control_ulong:
+    case request_kind::stream_count:
+    case request_kind::pmc_owners: // the caller's ETW_PMC_COUNTER_OWNERSHIP_STATUS goes in and comes back
+    case request_kind::pmc_sessions: {
+        auto const in = stream_count_input(session);
+        void const* input = d.request == request_kind::stream_count ? &in : d.request == request_kind::pmc_owners ? info : nullptr;
+        std::uint32_t const in_length = d.request == request_kind::stream_count ? static_cast<std::uint32_t>(sizeof in)
+                                        : d.request == request_kind::pmc_owners ? length
+                                                                                 : 0U;
+        std::size_t returned = 0;
+        auto const o = query_control(k, d.kernel_code, input, in_length, info, length, returned);
         if (o.broken == rule::ok && return_length) *return_length = static_cast<std::uint32_t>(returned);
         return o;
     }

@@ -78,6 +78,7 @@ enum class rule : std::uint16_t {
     current_class_length,
     current_class_array_size,
     current_class_session_not_zero,
+    stack_cache_out_of_bounds,
     count_ // keep last
 };
 
@@ -191,6 +192,8 @@ inline constexpr rule_info rule_table[] = {
      "classes 16-28 (compat::current, inferred): length is not the head plus whole elements"},
     {rule::current_class_session_not_zero, win32::invalid_parameter, "current_class_session_not_zero",
      "TracePmcCounterOwners / TracePmcSessionInformation (compat::current): machine-global; the session handle must be 0"},
+    {rule::stack_cache_out_of_bounds, win32::invalid_parameter, "stack_cache_out_of_bounds",
+     "stack cache size or bucket count outside the kernel's clamps (3 to 50 MiB, 256 to 4096 buckets)"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

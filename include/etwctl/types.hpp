@@ -26,6 +26,14 @@ inline constexpr std::uint16_t max_loggers = 64;
 inline constexpr std::uint16_t kernel_logger_id = 0xFFFF;
 /// etwctl's own bound for TraceSetDisallowList: the kernel request is built on the stack (no heap).
 inline constexpr std::size_t max_disallow_list = 256;
+// The classes later releases added (SDK evntrace.h; kernel listings for the stack-cache clamps).
+inline constexpr std::size_t max_periodic_capture_providers = 16;
+inline constexpr std::size_t max_lbr_events = 4;               ///< TRACE_LBR_MAXIMUM_EVENTS
+inline constexpr std::size_t max_context_register_events = 8; ///< ETW_MAX_CONTEXT_REGISTER_EVENTS
+inline constexpr std::uint32_t stack_cache_min_bytes = 3U * 1024 * 1024;
+inline constexpr std::uint32_t stack_cache_max_bytes = 50U * 1024 * 1024;
+inline constexpr std::uint32_t stack_cache_min_buckets = 256;
+inline constexpr std::uint32_t stack_cache_max_buckets = 4096;
 } // namespace limits
 
 /// The id of a logger (trace session): the low 16 bits of a TRACEHANDLE. 0xFFFF = NT Kernel Logger.

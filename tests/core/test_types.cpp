@@ -214,18 +214,34 @@ TEST_CASE("the information-class table drives support and matches the SDK values
     static_assert(static_cast<int>(event_info_class::provider_set_traits) == 2);
     int set_count = 0;
     int query_count = 0;
+    int later_set = 0;
+    int later_query = 0;
     for (auto const& t : trace_info_class_table) {
-        set_count += t.set ? 1 : 0;
-        query_count += t.query ? 1 : 0;
-        if (t.session == session_rule::must_be_zero) CHECK((t.id == trace_info_class::sampled_profile_interval ||
-                                                            t.id == trace_info_class::profile_source_list ||
-                                                            t.id == trace_info_class::version));
+        bool const rtm = t.release == windows_release::windows_10_rtm;
+        (rtm ? set_count : later_set) += t.set ? 1 : 0;
+        (rtm ? query_count : later_query) += t.query ? 1 : 0;
+        if (t.session == session_rule::must_be_zero)
+            CHECK((t.id == trace_info_class::sampled_profile_interval || t.id == trace_info_class::profile_source_list ||
+                   t.id == trace_info_class::version || t.id == trace_info_class::pmc_counter_owners ||
+                   t.id == trace_info_class::pmc_session_information));
+        // the classes later releases added are exactly 16-28
+        CHECK((t.release == windows_release::windows_10_later) == (static_cast<int>(t.id) >= 16));
     }
     CHECK(set_count == 7);
     CHECK(query_count == 5);
+    CHECK(later_set == 7);   // 16, 18, 20, 21, 24, 26, 28
+    CHECK(later_query == 5); // 19, 22, 23, 25, 27
     CHECK(set_supported(3));
     CHECK_FALSE(set_supported(7));
     CHECK(query_supported(14));
     CHECK_FALSE(query_supported(200));
+    // Windows 10 RTM (the drop-in default) refuses 16-28; a later release accepts all but 17.
+    for (std::uint32_t c = 16; c <= 28; ++c) {
+        CHECK_FALSE(set_supported(c));
+        CHECK_FALSE(query_supported(c));
+        CHECK((set_supported(c, windows_release::windows_10_later) || query_supported(c, windows_release::windows_10_later)) ==
+              (c != 17));
+    }
+    CHECK(set_supported(3, windows_release::windows_10_later)); // a later release keeps the older classes
     static_assert(stack_tracing::settable && !stack_tracing::queryable && version::queryable && !version::settable);
 }

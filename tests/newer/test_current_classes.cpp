@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "etwctl/classes/current_windows.hpp"
+#include "etwctl/compat_current.hpp"
+#include "etwctl/error.hpp"
 #include "etwctl/names/parse.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 #include "sim_fixture.hpp"
@@ -62,15 +64,38 @@ TEST_CASE("set<stack_caching>: 32-byte request, clamps, a second enable refused"
     CHECK(to_win32(set<stack_caching>(m.k, s, stack_cache_size::mebibytes(8), stack_cache_buckets{512})) ==
           win32::wmi_already_enabled);
 
-    // the kernel's clamps, on another logger
+    // Outside the kernel's clamps: refused before anything is sent (the kernel would change the values
+    // silently), with the value and the range in the context; nothing reaches the kernel.
     auto const other = m.k.start_logger(3);
-    CHECK_FALSE(set<stack_caching>(m.k, other, stack_cache_size{1}, stack_cache_buckets{1}));
+    auto const before = m.k.request_count();
+    auto const small_cache = set<stack_caching>(m.k, other, stack_cache_size{1}, stack_cache_buckets{1024});
+    CHECK(small_cache == rule::stack_cache_out_of_bounds);
+    CHECK(to_win32(small_cache) == win32::invalid_parameter);
+    CHECK(describe(small_cache).find("a cache of 1 bytes is outside the kernel's [3145728, 52428800]") != std::string::npos);
+    auto const few_buckets = set<stack_caching>(m.k, other, stack_cache_size::mebibytes(8), stack_cache_buckets{255});
+    CHECK(few_buckets == rule::stack_cache_out_of_bounds);
+    CHECK(describe(few_buckets).find("255 buckets is outside the kernel's [256, 4096]") != std::string::npos);
+    CHECK(set<stack_caching>(m.k, other, stack_cache_size::mebibytes(51), stack_cache_buckets{1024}) ==
+          rule::stack_cache_out_of_bounds);
+    CHECK(set<unified_stack_caching>(m.k, other, stack_cache_size::mebibytes(8), stack_cache_buckets{4097}) ==
+          rule::stack_cache_out_of_bounds);
+    CHECK(m.k.request_count() == before);
+    CHECK_FALSE(m.k.current_windows().state(3).classic.enabled);
+    // the bounds themselves are accepted; an explicit clamp gives the value the kernel would use
+    CHECK_FALSE(set<stack_caching>(m.k, other, stack_cache_size{limits::stack_cache_min_bytes},
+                                   stack_cache_buckets{limits::stack_cache_max_buckets}));
     CHECK(m.k.current_windows().state(3).classic.cache_size == limits::stack_cache_min_bytes);
-    CHECK(m.k.current_windows().state(3).classic.bucket_count == limits::stack_cache_min_buckets);
     auto const third = m.k.start_logger(4);
-    CHECK_FALSE(set<stack_caching>(m.k, third, stack_cache_size::mebibytes(4000), stack_cache_buckets{1U << 20}));
+    CHECK_FALSE(set<stack_caching>(m.k, third, stack_cache_size{stack_cache_size_bounds.clamp(4000U << 20)},
+                                   stack_cache_buckets{stack_cache_bucket_bounds.clamp(1U << 20)}));
     CHECK(m.k.current_windows().state(4).classic.cache_size == limits::stack_cache_max_bytes);
     CHECK(m.k.current_windows().state(4).classic.bucket_count == limits::stack_cache_max_buckets);
+    // the kernel's own clamps (what a raw caller gets): TRACE_STACK_CACHING_INFO through compat::current
+    auto const fourth = m.k.start_logger(5);
+    unsigned char info[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}; // Enabled, CacheSize 1, BucketCount 1
+    CHECK(compat::current::trace_set_information(m.k, fourth, 24, info, sizeof info) == 0U);
+    CHECK(m.k.current_windows().state(5).classic.cache_size == limits::stack_cache_min_bytes);
+    CHECK(m.k.current_windows().state(5).classic.bucket_count == limits::stack_cache_min_buckets);
     // the unified cache is separate state
     CHECK_FALSE(m.k.current_windows().state(4).unified.enabled);
 }

@@ -319,6 +319,8 @@ trigger const triggers[] = {
      [] { machine m; return as_win32(compat::current::trace_set_information(*m.k, 1, 21, scratch, 6)); }},
     {rule::current_class_session_not_zero, "compat::current TracePmcSessionInformation with a session",
      [] { machine m; return as_win32(compat::current::trace_query_information(*m.k, 1, 27, scratch, 64, nullptr)); }},
+    {rule::stack_cache_out_of_bounds, "set<stack_caching> with a 1 MiB cache",
+     [] { machine m; return as_rule(set<stack_caching>(*m.k, session_handle{1}, stack_cache_size::mebibytes(1), stack_cache_buckets{1024})); }},
     {rule::parse_input_too_long, "parse_kernel_flags of a text one byte over limits::max_parse_length",
      [] {
          static char text[limits::max_parse_length + 1];

@@ -54,24 +54,10 @@ ETWCTL_BEGIN_NAMESPACE
 
 // ---- "this Windows does not support <class>" ---------------------------------------------------------
 
-/// The SDK name of a TRACE_INFO_CLASS of later releases (16-28), or "" for others.
+/// The SDK name of a TRACE_INFO_CLASS of later releases (16-28), or "" for others (the class table's).
 constexpr std::string_view current_class_name(std::uint32_t c) noexcept {
-    switch (c) {
-    case 16: return "TracePeriodicCaptureStateListInfo";
-    case 17: return "TracePeriodicCaptureStateInfo";
-    case 18: return "TraceProviderBinaryTracking";
-    case 19: return "TraceMaxLoggersQuery";
-    case 20: return "TraceLbrConfigurationInfo";
-    case 21: return "TraceLbrEventListInfo";
-    case 22: return "TraceMaxPmcCounterQuery";
-    case 23: return "TraceStreamCount";
-    case 24: return "TraceStackCachingInfo";
-    case 25: return "TracePmcCounterOwners";
-    case 26: return "TraceUnifiedStackCachingInfo";
-    case 27: return "TracePmcSessionInformation";
-    case 28: return "TraceContextRegisterInfo";
-    default: return "";
-    }
+    auto const* row = find_traits(c);
+    return row && row->release == windows_release::windows_10_later ? row->sdk_name : std::string_view{};
 }
 
 namespace detail {
@@ -113,6 +99,12 @@ struct stack_cache_buckets {
     std::uint32_t count = 0;
     friend constexpr bool operator==(stack_cache_buckets, stack_cache_buckets) noexcept = default;
 };
+/// The kernel's clamps of the two (it would use the nearest bound). set<stack_caching> refuses a value
+/// outside them (rule::stack_cache_out_of_bounds) instead of letting the kernel change it silently;
+/// to accept the clamp, pass stack_cache_size{stack_cache_size_bounds.clamp(bytes)} (and the same for
+/// the buckets).
+inline constexpr interval_bounds stack_cache_size_bounds{limits::stack_cache_min_bytes, limits::stack_cache_max_bytes};
+inline constexpr interval_bounds stack_cache_bucket_bounds{limits::stack_cache_min_buckets, limits::stack_cache_max_buckets};
 
 /// TRACE_LBR_CONFIGURATION flags (lbr::exclude_kernel, ...). Excluding both kernel and user records
 /// nothing: the kernel refuses it (STATUS_INVALID_PARAMETER); a constant refuses it at compile time
@@ -273,92 +265,72 @@ private:
 
 // ---- tags ----------------------------------------------------------------------------------------------
 
-#define ETWCTL_DETAIL_CURRENT_TAG(tag, cls, can_set, can_query)                                  \
-    struct tag {                                                                                \
-        static constexpr trace_info_class info_class = trace_info_class::cls;                   \
+// What each tag can do (settable / queryable), its limits and its request come from its row in the
+// class table, as for the Windows 10 classes.
+#define ETWCTL_DETAIL_CURRENT_TAG(tag, cls)                                                     \
+    struct tag : trace_tag<trace_info_class::cls> {                                             \
         static constexpr std::string_view name = #tag;                                          \
-        static constexpr bool settable = can_set;                                               \
-        static constexpr bool queryable = can_query;                                            \
     };
-ETWCTL_DETAIL_CURRENT_TAG(periodic_capture_state_list, periodic_capture_state_list, true, false)
-ETWCTL_DETAIL_CURRENT_TAG(session_binary_tracking, provider_binary_tracking, true, false)
-ETWCTL_DETAIL_CURRENT_TAG(max_loggers, max_loggers_query, false, true)
-ETWCTL_DETAIL_CURRENT_TAG(lbr_configuration, lbr_configuration, true, false)
-ETWCTL_DETAIL_CURRENT_TAG(lbr_event_list, lbr_event_list, true, false)
-ETWCTL_DETAIL_CURRENT_TAG(max_pmc_counters, max_pmc_counter_query, false, true)
-ETWCTL_DETAIL_CURRENT_TAG(stream_count, stream_count, false, true)
-ETWCTL_DETAIL_CURRENT_TAG(stack_caching, stack_caching, true, false)
-ETWCTL_DETAIL_CURRENT_TAG(pmc_counter_owners, pmc_counter_owners, false, true)
-ETWCTL_DETAIL_CURRENT_TAG(unified_stack_caching, unified_stack_caching, true, false)
-ETWCTL_DETAIL_CURRENT_TAG(pmc_session_information, pmc_session_information, false, true)
-ETWCTL_DETAIL_CURRENT_TAG(context_register, context_register, true, false)
+ETWCTL_DETAIL_CURRENT_TAG(periodic_capture_state_list, periodic_capture_state_list)
+ETWCTL_DETAIL_CURRENT_TAG(session_binary_tracking, provider_binary_tracking)
+ETWCTL_DETAIL_CURRENT_TAG(max_loggers, max_loggers_query)
+ETWCTL_DETAIL_CURRENT_TAG(lbr_configuration, lbr_configuration)
+ETWCTL_DETAIL_CURRENT_TAG(lbr_event_list, lbr_event_list)
+ETWCTL_DETAIL_CURRENT_TAG(max_pmc_counters, max_pmc_counter_query)
+ETWCTL_DETAIL_CURRENT_TAG(stream_count, stream_count)
+ETWCTL_DETAIL_CURRENT_TAG(stack_caching, stack_caching)
+ETWCTL_DETAIL_CURRENT_TAG(pmc_counter_owners, pmc_counter_owners)
+ETWCTL_DETAIL_CURRENT_TAG(unified_stack_caching, unified_stack_caching)
+ETWCTL_DETAIL_CURRENT_TAG(pmc_session_information, pmc_session_information)
+ETWCTL_DETAIL_CURRENT_TAG(context_register, context_register)
 #undef ETWCTL_DETAIL_CURRENT_TAG
 
-// ---- the requests, sent ------------------------------------------------------------------------------
+// ---- the requests, sent (the row's request kind, request/current_windows.hpp's encoders) -----------------
 
 namespace detail {
 
-/// A kernel status from a class of later releases: a missing class becomes missing_class_error.
-inline std::error_code current_status(trace_info_class c, std::int32_t status) noexcept {
-    if (status == ntstatus::not_implemented || status == ntstatus::invalid_device_request) return missing_class_error(c);
-    return ntstatus_error_code(status);
+/// A typed call's outcome: a kernel without the class (STATUS_NOT_IMPLEMENTED for a system class,
+/// STATUS_INVALID_DEVICE_REQUEST for an NtTraceControl code) becomes missing_class_error; every other
+/// refusal is reported as for the Windows 10 classes (kernel_refused).
+template <class C>
+std::error_code current_code(outcome const& o) noexcept {
+    if (o.ok()) [[likely]] return {};
+    if (o.broken == rule::ok && (o.status == ntstatus::not_implemented || o.status == ntstatus::invalid_device_request))
+        return missing_class_error(C::info_class);
+    return to_error_code<C>(o);
 }
 
-template <kernel K, class T>
-std::error_code send_system(K& k, trace_info_class c, T const& request, std::uint32_t length) noexcept {
-    return current_status(c, k.nt_set_system_information(system_performance_trace_information, &request, length));
-}
-template <kernel K>
-std::error_code send_control(K& k, trace_info_class c, std::uint32_t code, void const* in, std::uint32_t in_length,
-                             void* out, std::uint32_t out_length, std::uint32_t& returned) noexcept {
-    returned = 0;
-    return current_status(c, k.nt_trace_control(code, in, in_length, out, out_length, &returned));
-}
-
-template <kernel K>
-std::error_code set_stack_cache(K& k, trace_info_class c, event_trace_information_class kc, session_handle session,
-                                stack_cache_size size, stack_cache_buckets buckets) noexcept {
-    kernel_stack_caching_request r{};
-    r.header = {static_cast<std::uint32_t>(kc), 0, session.value};
-    r.enabled = 1;
-    r.cache_size = size.bytes;
-    r.bucket_count = buckets.count;
-    return send_system(k, c, r, sizeof r);
+/// The row's count rules for a typed list (rule, with the count and the limit as context).
+template <class C>
+rule check_list_count(std::size_t n) noexcept {
+    constexpr direction_rules const& d = C::row.set;
+    rule const r = validate::check_count(d, n);
+    if (r != rule::ok) [[unlikely]]
+        (void)fail(r, "set<{name}>: {value} elements, the kernel accepts at most {high}", C::name, n, 0, d.max_count);
+    return r;
 }
 
-template <class R>
-concept hook_id_range = hook_range<R>;
-
-template <kernel K, class R>
-std::error_code send_hooks(K& k, trace_info_class c, kernel_request_header head, std::uint32_t extra_head,
-                           R const& hooks, std::size_t max, rule too_many) noexcept {
-    std::size_t const n = std::ranges::size(hooks);
-    if (n > max) return make_error_code(too_many);
-    // {header, [RegisterTypes], ids}: at most 8 ids, built on the stack
-    unsigned char buf[sizeof(kernel_request_header) + 4 + 4 * limits::max_context_register_events] = {};
-    std::memcpy(buf, &head, sizeof head);
-    std::size_t off = sizeof head;
-    if (c == trace_info_class::context_register) {
-        std::memcpy(buf + off, &extra_head, 4);
-        off += 4;
-    }
-    std::size_t i = 0;
-    for (hook_id const h : hooks) {
-        std::uint32_t const wide = h.value;
-        std::memcpy(buf + off + 4 * i++, &wide, 4);
-    }
-    return send_system(k, c, buf, static_cast<std::uint32_t>(off + 4 * n));
+/// TRACE_STACK_CACHING_INFO for class 24 or 26: the values inside the kernel's clamps, then the request.
+template <class C, kernel K>
+std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
+    if (!stack_cache_size_bounds.contains(size.bytes)) [[unlikely]]
+        return fail(rule::stack_cache_out_of_bounds,
+                    "set<{name}>: a cache of {value} bytes is outside the kernel's [{low}, {high}] (3 to 50 MiB); pass "
+                    "a size in range, or stack_cache_size{stack_cache_size_bounds.clamp(bytes)} to accept the clamp",
+                    C::name, size.bytes, stack_cache_size_bounds.min, stack_cache_size_bounds.max);
+    if (!stack_cache_bucket_bounds.contains(buckets.count)) [[unlikely]]
+        return fail(rule::stack_cache_out_of_bounds,
+                    "set<{name}>: {value} buckets is outside the kernel's [{low}, {high}]; pass a count in range, or "
+                    "stack_cache_buckets{stack_cache_bucket_bounds.clamp(n)} to accept the clamp",
+                    C::name, buckets.count, stack_cache_bucket_bounds.min, stack_cache_bucket_bounds.max);
+    return current_code<C>(send_stack_caching(k, C::row.set.kernel_code, session.value, 1, size.bytes, buckets.count));
 }
-
-} // namespace detail
-
-namespace detail {
 
 template <>
 struct setter<stack_caching> {
     template <kernel K>
     static std::error_code apply(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
-        return set_stack_cache(k, trace_info_class::stack_caching, kernel_class::stack_caching, session, size, buckets);
+        return set_stack_cache<stack_caching>(k, session, size, buckets);
     }
 };
 
@@ -366,8 +338,7 @@ template <>
 struct setter<unified_stack_caching> {
     template <kernel K>
     static std::error_code apply(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
-        return set_stack_cache(k, trace_info_class::unified_stack_caching, kernel_class::unified_stack_caching, session,
-                               size, buckets);
+        return set_stack_cache<unified_stack_caching>(k, session, size, buckets);
     }
 };
 
@@ -375,36 +346,39 @@ template <>
 struct setter<lbr_configuration> {
     template <kernel K>
     static std::error_code apply(K& k, session_handle session, lbr_options options) noexcept {
-        kernel_lbr_configuration_request r{};
-        r.header.trace_handle = session.value;
-        r.options = options.flags;
-        return send_system(k, trace_info_class::lbr_configuration, r, sizeof r);
+        return current_code<lbr_configuration>(send_lbr_configuration(k, session.value, options.flags));
     }
 };
 
 template <>
 struct setter<lbr_event_list> {
-    template <kernel K, hook_id_range R>
+    template <kernel K, class R>
+        requires hook_range<R>
     static std::error_code apply(K& k, session_handle session, R const& hooks) noexcept {
         if constexpr (extent_of<R> != std::dynamic_extent)
             static_assert(extent_of<R> <= limits::max_lbr_events,
                           "etwctl::set<lbr_event_list>: at most 4 events (TRACE_LBR_MAXIMUM_EVENTS)");
-        kernel_request_header const head{static_cast<std::uint32_t>(kernel_class::last_branch_event_list), 0, session.value};
-        return send_hooks(k, trace_info_class::lbr_event_list, head, 0, hooks, limits::max_lbr_events,
-                          rule::lbr_events_too_many);
+        std::size_t const n = std::ranges::size(hooks);
+        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return make_error_code(r);
+        constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
+        return current_code<lbr_event_list>(
+            send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
     }
 };
 
 template <>
 struct setter<context_register> {
-    template <kernel K, hook_id_range R>
+    /// Hook ids, or events (CLASSIC_EVENT_ID / classic_event_id: encoded as every hook list is).
+    template <kernel K, class R>
+        requires(hook_range<R> || event_range<R>)
     static std::error_code apply(K& k, session_handle session, R const& hooks) noexcept {
         if constexpr (extent_of<R> != std::dynamic_extent)
             static_assert(extent_of<R> <= limits::max_context_register_events,
                           "etwctl::set<context_register>: at most 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)");
-        kernel_request_header const head{static_cast<std::uint32_t>(kernel_class::context_register), 0, session.value};
-        return send_hooks(k, trace_info_class::context_register, head, context_registers::both, hooks,
-                          limits::max_context_register_events, rule::context_register_too_many);
+        std::size_t const n = std::ranges::size(hooks);
+        if (rule const r = check_list_count<context_register>(n); r != rule::ok) return make_error_code(r);
+        return current_code<context_register>(
+            send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n));
     }
 };
 
@@ -412,12 +386,7 @@ template <>
 struct setter<session_binary_tracking> {
     template <kernel K>
     static std::error_code apply(K& k, session_handle session, bool enable) noexcept {
-        kernel_binary_tracking_request r{};
-        r.logger_id = session.logger().value;
-        r.enable = enable ? 1 : 0;
-        std::uint32_t returned = 0;
-        return send_control(k, trace_info_class::provider_binary_tracking, trace_control::provider_binary_tracking, &r,
-                            sizeof r, nullptr, 0, returned);
+        return current_code<session_binary_tracking>(send_binary_tracking(k, session.value, enable));
     }
 };
 
@@ -429,30 +398,25 @@ struct setter<periodic_capture_state_list> {
             static_assert(extent_of<R> <= limits::max_periodic_capture_providers,
                           "etwctl::set<periodic_capture_state_list>: at most 16 providers");
         std::size_t const n = std::ranges::size(providers);
-        if (n > limits::max_periodic_capture_providers) return make_error_code(rule::periodic_capture_too_many);
-        kernel_periodic_capture_request<limits::max_periodic_capture_providers> r{};
-        r.logger_id = session.logger().value;
-        r.frequency_seconds = frequency.seconds;
-        r.provider_count = static_cast<std::uint16_t>(n);
-        std::size_t i = 0;
-        for (auto const& g : providers) r.providers[i++] = guid(g);
-        std::uint32_t returned = 0;
-        return send_control(k, trace_info_class::periodic_capture_state_list, trace_control::periodic_capture_state, &r,
-                            r.length_for(n), nullptr, 0, returned);
+        if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return make_error_code(r);
+        static_assert(sizeof(*std::ranges::data(providers)) == 16);
+        return current_code<periodic_capture_state_list>(
+            send_periodic_capture(k, session.value, frequency.seconds, std::ranges::data(providers), n));
     }
     /// Clears the session's periodic capture state (the SDK's NULL buffer).
     template <kernel K>
     static std::error_code apply(K& k, session_handle session) noexcept {
-        guid const none[1] = {};
-        return apply(k, session, capture_frequency{0}, std::span<guid const>(none, 0));
+        return current_code<periodic_capture_state_list>(send_periodic_capture(k, session.value, 0, nullptr, 0));
     }
 };
 
-/// A ULONG answer of NtTraceControl.
-template <kernel K>
-result<std::uint32_t> query_ulong(K& k, trace_info_class c, std::uint32_t code, void const* in, std::uint32_t in_length) noexcept {
-    std::uint32_t value = 0, returned = 0;
-    if (auto const ec = send_control(k, c, code, in, in_length, &value, sizeof value, returned); ec) return ec;
+/// A ULONG answer of the row's NtTraceControl query.
+template <class C, kernel K>
+result<std::uint32_t> query_ulong(K& k, void const* in, std::uint32_t in_length) noexcept {
+    std::uint32_t value = 0;
+    std::size_t returned = 0;
+    if (auto const ec = current_code<C>(query_control(k, C::row.query.kernel_code, in, in_length, &value, sizeof value, returned)))
+        return ec;
     if (returned < sizeof value) return rule::kernel_reply_malformed;
     return value;
 }
@@ -461,7 +425,7 @@ template <>
 struct querier<max_loggers> {
     template <kernel K>
     static result<std::uint32_t> apply(K& k) noexcept {
-        return query_ulong(k, trace_info_class::max_loggers_query, trace_control::max_loggers, nullptr, 0);
+        return query_ulong<max_loggers>(k, nullptr, 0);
     }
 };
 
@@ -469,7 +433,7 @@ template <>
 struct querier<max_pmc_counters> {
     template <kernel K>
     static result<std::uint32_t> apply(K& k) noexcept {
-        return query_ulong(k, trace_info_class::max_pmc_counter_query, trace_control::max_pmc_counters, nullptr, 0);
+        return query_ulong<max_pmc_counters>(k, nullptr, 0);
     }
 };
 
@@ -477,9 +441,8 @@ template <>
 struct querier<stream_count> {
     template <kernel K>
     static result<std::uint32_t> apply(K& k, session_handle session) noexcept {
-        kernel_stream_count_request r{};
-        r.logger_id = session.logger().value;
-        return query_ulong(k, trace_info_class::stream_count, trace_control::stream_count, &r, sizeof r);
+        auto const in = stream_count_input(session.value);
+        return query_ulong<stream_count>(k, &in, sizeof in);
     }
 };
 
@@ -492,13 +455,12 @@ struct querier<pmc_counter_owners> {
         if (storage.size() < pmc_owners_head_size) return rule::kernel_reply_malformed;
         std::memset(storage.data(), 0, storage.size());
         std::memcpy(storage.data(), &processor, 4);
-        auto const length = static_cast<std::uint32_t>(storage.size() > 0xFFFFFFFFU ? 0xFFFFFFFFU : storage.size());
-        std::uint32_t returned = 0;
-        auto const ec = send_control(k, trace_info_class::pmc_counter_owners, trace_control::pmc_counter_owners,
-                                     storage.data(), length, storage.data(), length, returned);
-        if (required_size) *required_size = returned;
+        auto const length = kernel_length(storage.size());
+        std::size_t returned = 0;
+        auto const ec = current_code<pmc_counter_owners>(
+            query_control(k, pmc_counter_owners::row.query.kernel_code, storage.data(), length, storage.data(), length, returned));
+        if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (ec) return ec;
-        if (returned > length) return rule::kernel_reply_malformed;
         pmc_owner_view v;
         if (rule const r = pmc_owner_view::parse(storage.first(returned), v); r != rule::ok) return r;
         return v;
@@ -509,13 +471,12 @@ template <>
 struct querier<pmc_session_information> {
     template <kernel K>
     static result<pmc_session_view> apply(K& k, std::span<std::byte> storage, std::uint32_t* required_size = nullptr) noexcept {
-        auto const length = static_cast<std::uint32_t>(storage.size() > 0xFFFFFFFFU ? 0xFFFFFFFFU : storage.size());
-        std::uint32_t returned = 0;
-        auto const ec = send_control(k, trace_info_class::pmc_session_information, trace_control::pmc_session_information,
-                                     nullptr, 0, storage.empty() ? nullptr : storage.data(), length, returned);
-        if (required_size) *required_size = returned;
+        std::size_t returned = 0;
+        auto const ec = current_code<pmc_session_information>(
+            query_control(k, pmc_session_information::row.query.kernel_code, nullptr, 0,
+                          storage.empty() ? nullptr : storage.data(), storage.size(), returned));
+        if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (ec) return ec;
-        if (returned > length) return rule::kernel_reply_malformed;
         pmc_session_view v;
         if (rule const r = pmc_session_view::parse(storage.first(returned), v); r != rule::ok) return r;
         return v;

@@ -90,6 +90,16 @@ enum class request_kind : std::uint8_t {
     interval,            ///< EVENT_TRACE_TIME_PROFILE_INFORMATION (timer) or Nt{Set,Query}IntervalProfile
     profile_source_list, ///< SystemPerformanceTraceInformation class 0x0D into the caller's buffer
     disallow_list,       ///< NtTraceControl 0x1C (set: {logger id, count, GUIDs}) / 0x22 (query)
+    // The classes later releases added (request/current_windows.hpp has their layouts and encoders).
+    periodic_capture,  ///< NtTraceControl 0x25 {LoggerId; Frequency; USHORT Count; 0; GUID[n]}
+    binary_tracking,   ///< NtTraceControl 0x29 {LoggerId; UCHAR Enable; 0}
+    control_ulong,     ///< NtTraceControl with no input, a ULONG out
+    stream_count,      ///< NtTraceControl 0x2C {USHORT LoggerId; 0}, a ULONG out
+    lbr_configuration, ///< SystemPerformanceTraceInformation 0x13 {head; ULONG Options; 0}
+    stack_caching,     ///< SystemPerformanceTraceInformation 0x10 / 0x1A {head; BOOLEAN; CacheSize; BucketCount}
+    context_register,  ///< SystemPerformanceTraceInformation 0x1B {head; RegisterTypes; ULONG HookId[n]}
+    pmc_owners,        ///< NtTraceControl 0x2D, the caller's ETW_PMC_COUNTER_OWNERSHIP_STATUS in and out
+    pmc_sessions,      ///< NtTraceControl 0x2E with no input, a chain of ETW_PMC_SESSION_INFO out
 };
 
 /// How SECHOST checks the caller's buffer for one direction.
@@ -100,6 +110,8 @@ enum class buffer_shape : std::uint8_t {
     at_least, ///< at least element_size bytes
     probe,    ///< any buffer, NULL included: the request's own protocol sizes it (a size probe)
     any,      ///< any buffer; NULL only with length 0
+    headed,   ///< a header_size-byte head, then whole elements (at most max_count); the head's USHORT at
+              ///< count_at (if any) must give their number; needs_null: NULL with length 0 is accepted
 };
 
 /// What an array direction says about an empty list.
@@ -120,6 +132,8 @@ struct direction_rules {
     rule too_many_rule = rule::ok;  ///< broken by more than max_count elements
     empty_policy empty = empty_policy::allowed;
     rule empty_rule = rule::ok;
+    std::uint32_t header_size = 0; ///< headed: the bytes before the elements
+    std::int32_t count_at = -1;    ///< headed: offset of the head's USHORT element count, or -1
 
     /// Whether the direction exists (a kernel request, or an answer in user mode).
     constexpr explicit operator bool() const noexcept { return request != request_kind::none; }
@@ -158,6 +172,12 @@ constexpr direction_rules fixed(request_kind k, std::uint32_t code, buffer_shape
 }
 constexpr direction_rules protocol(request_kind k, std::uint32_t code, buffer_shape shape) noexcept {
     return {k, code, shape, 0, 0, rule::ok, rule::ok, empty_policy::allowed, rule::ok};
+}
+/// A head of `header` bytes, then whole `element`-byte elements (classes 16 and 28).
+constexpr direction_rules headed(request_kind k, std::uint32_t code, std::uint32_t header, std::int32_t count_at,
+                                 std::uint32_t element, std::size_t max, rule size, rule too_many,
+                                 empty_policy empty) noexcept {
+    return {k, code, buffer_shape::headed, element, u32(max), size, too_many, empty, size, header, count_at};
 }
 /// A class no TraceSetInformation / TraceQueryInformation of the release accepts.
 constexpr trace_info_class_traits absent(trace_info_class id, std::string_view name, windows_release release,
@@ -220,19 +240,62 @@ inline constexpr trace_info_class_traits trace_info_class_table[] = {
      detail::protocol(request_kind::disallow_list, trace_control::get_disallow_list, buffer_shape::any),
      "GUID[] (out)"},
     detail::absent(trace_info_class::reserved15, "TraceInfoReserved15", windows_release::never, "reserved (mingw: TraceCompressionInfo)"),
-    detail::absent(trace_info_class::periodic_capture_state_list, "TracePeriodicCaptureStateListInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::periodic_capture_state, "TracePeriodicCaptureStateInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::provider_binary_tracking, "TraceProviderBinaryTracking", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::max_loggers_query, "TraceMaxLoggersQuery", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::lbr_configuration, "TraceLbrConfigurationInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::lbr_event_list, "TraceLbrEventListInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::max_pmc_counter_query, "TraceMaxPmcCounterQuery", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::stream_count, "TraceStreamCount", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::stack_caching, "TraceStackCachingInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::pmc_counter_owners, "TracePmcCounterOwners", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::unified_stack_caching, "TraceUnifiedStackCachingInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::pmc_session_information, "TracePmcSessionInformation", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
-    detail::absent(trace_info_class::context_register, "TraceContextRegisterInfo", windows_release::windows_10_later, "not in SECHOST's Windows 10 RTM list"),
+    // Classes 16-28: later releases. SECHOST's own checks for them are not documented: the buffer rules
+    // below are etwctl's inference (the documented classes' pattern: exact structs -> ERROR_BAD_LENGTH,
+    // lists -> whole elements and a count limit, machine-global -> session 0; docs/choices.md). Only
+    // compat::current and the typed API use these rows; compat:: (Windows 10 RTM) refuses them.
+    {trace_info_class::periodic_capture_state_list, "TracePeriodicCaptureStateListInfo", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::headed(request_kind::periodic_capture, trace_control::periodic_capture_state, 8, 4, 16,
+                    limits::max_periodic_capture_providers, rule::current_class_array_size, rule::periodic_capture_too_many,
+                    empty_policy::needs_null),
+     detail::none(), "TRACE_PERIODIC_CAPTURE_STATE_INFO + GUID[0..16]; NULL clears"},
+    {trace_info_class::periodic_capture_state, "TracePeriodicCaptureStateInfo", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::none(), detail::none(), "no public source gives its kernel request (docs/choices.md)"},
+    {trace_info_class::provider_binary_tracking, "TraceProviderBinaryTracking", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::fixed(request_kind::binary_tracking, trace_control::provider_binary_tracking, buffer_shape::exact, 1, rule::current_class_length),
+     detail::none(), "BOOLEAN"},
+    {trace_info_class::max_loggers_query, "TraceMaxLoggersQuery", windows_release::windows_10_later, session_rule::ignored, rule::ok,
+     detail::none(),
+     detail::fixed(request_kind::control_ulong, trace_control::max_loggers, buffer_shape::at_least, 4, rule::current_class_length),
+     "ULONG (out)"},
+    {trace_info_class::lbr_configuration, "TraceLbrConfigurationInfo", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::fixed(request_kind::lbr_configuration, detail::etic(event_trace_information_class::last_branch_configuration),
+                   buffer_shape::exact, 4, rule::current_class_length),
+     detail::none(), "ULONG (TRACE_LBR_CONFIGURATION)"},
+    {trace_info_class::lbr_event_list, "TraceLbrEventListInfo", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::array(request_kind::ulong_list, detail::etic(event_trace_information_class::last_branch_event_list), 4,
+                   limits::max_lbr_events, rule::current_class_array_size, rule::lbr_events_too_many,
+                   empty_policy::allowed, rule::ok),
+     detail::none(), "ULONG hook id[0..4]"},
+    {trace_info_class::max_pmc_counter_query, "TraceMaxPmcCounterQuery", windows_release::windows_10_later, session_rule::ignored, rule::ok,
+     detail::none(),
+     detail::fixed(request_kind::control_ulong, trace_control::max_pmc_counters, buffer_shape::at_least, 4, rule::current_class_length),
+     "ULONG (out)"},
+    {trace_info_class::stream_count, "TraceStreamCount", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::none(),
+     detail::fixed(request_kind::stream_count, trace_control::stream_count, buffer_shape::at_least, 4, rule::current_class_length),
+     "ULONG (out)"},
+    {trace_info_class::stack_caching, "TraceStackCachingInfo", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::fixed(request_kind::stack_caching, detail::etic(event_trace_information_class::stack_caching), buffer_shape::exact,
+                   12, rule::current_class_length),
+     detail::none(), "TRACE_STACK_CACHING_INFO"},
+    {trace_info_class::pmc_counter_owners, "TracePmcCounterOwners", windows_release::windows_10_later, session_rule::must_be_zero, rule::current_class_session_not_zero,
+     detail::none(),
+     detail::fixed(request_kind::pmc_owners, trace_control::pmc_counter_owners, buffer_shape::at_least, 8, rule::current_class_length),
+     "ETW_PMC_COUNTER_OWNERSHIP_STATUS (in, out)"},
+    {trace_info_class::unified_stack_caching, "TraceUnifiedStackCachingInfo", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::fixed(request_kind::stack_caching, detail::etic(event_trace_information_class::unified_stack_caching),
+                   buffer_shape::exact, 12, rule::current_class_length),
+     detail::none(), "TRACE_STACK_CACHING_INFO"},
+    {trace_info_class::pmc_session_information, "TracePmcSessionInformation", windows_release::windows_10_later, session_rule::must_be_zero, rule::current_class_session_not_zero,
+     detail::none(),
+     detail::protocol(request_kind::pmc_sessions, trace_control::pmc_session_information, buffer_shape::any),
+     "ETW_PMC_SESSION_INFO chain (out)"},
+    {trace_info_class::context_register, "TraceContextRegisterInfo", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
+     detail::headed(request_kind::context_register, detail::etic(event_trace_information_class::context_register), 8, -1,
+                    detail::classic_event_id_bytes, limits::max_context_register_events, rule::current_class_array_size,
+                    rule::context_register_too_many, empty_policy::allowed),
+     detail::none(), "TRACE_CONTEXT_REGISTER_INFO + CLASSIC_EVENT_ID[0..8]"},
 };
 // clang-format on
 

@@ -85,6 +85,12 @@ enum class event_trace_information_class : std::uint32_t {
     stack_caching = 0x10,
     object_type_filter = 0x11,
     soft_restart = 0x12,
+    last_branch_configuration = 0x13, ///< Windows 10 1709 and later
+    last_branch_event_list = 0x14,
+    profile_source_add = 0x15,        ///< Windows 10 1803 and later (custom hardware counters)
+    profile_source_remove = 0x16,
+    unified_stack_caching = 0x1A,     ///< Windows 10 21H1 and later
+    context_register = 0x1B,          ///< Windows 11 24H2 and later
 };
 
 /// NtTraceControl function codes etwctl (and the simulated ntdll/kernel) use (phnt ntwmi.h ETWTRACECONTROLCODE;
@@ -95,6 +101,14 @@ inline constexpr std::uint32_t update_disallow_list = 0x1C;
 inline constexpr std::uint32_t set_provider_traits = 0x1E;
 inline constexpr std::uint32_t use_descriptor_type = 0x1F;
 inline constexpr std::uint32_t get_disallow_list = 0x22;
+// The codes of the TRACE_INFO_CLASS values later releases added (16-28).
+inline constexpr std::uint32_t periodic_capture_state = 0x25;
+inline constexpr std::uint32_t provider_binary_tracking = 0x29;
+inline constexpr std::uint32_t max_loggers = 0x2A;
+inline constexpr std::uint32_t max_pmc_counters = 0x2B;
+inline constexpr std::uint32_t stream_count = 0x2C;
+inline constexpr std::uint32_t pmc_counter_owners = 0x2D;
+inline constexpr std::uint32_t pmc_session_information = 0x2E;
 } // namespace trace_control
 
 ETWCTL_END_NAMESPACE

@@ -27,6 +27,22 @@ constexpr rule check_session(trace_info_class_traits const& row, std::uint64_t s
     return row.session == session_rule::must_be_zero && session != 0 ? row.session_not_zero : rule::ok;
 }
 
+/// A head, then whole elements: the length, the head's count (read only from a real buffer) and the limit.
+constexpr rule check_headed(direction_rules const& d, void const* info, std::uint32_t length) noexcept {
+    if (length == 0 && info == nullptr && d.empty == empty_policy::needs_null) return rule::ok; // NULL clears
+    if (length < d.header_size) return d.size_rule;
+    if (info == nullptr) return rule::null_buffer_with_length;
+    std::uint32_t const n = (length - d.header_size) / d.element_size;
+    if (d.count_at >= 0) {
+        auto const* head = static_cast<unsigned char const*>(info) + d.count_at;
+        std::uint32_t const count = head[0] | static_cast<std::uint32_t>(head[1]) << 8; // USHORT, little-endian
+        if (count > d.max_count) return d.too_many_rule;
+        return length == d.header_size + d.element_size * count ? rule::ok : d.size_rule;
+    }
+    if ((length - d.header_size) % d.element_size != 0) return d.size_rule;
+    return n > d.max_count ? d.too_many_rule : rule::ok;
+}
+
 /// SECHOST's checks of a raw (address, length) buffer for one direction of a class.
 constexpr rule check_buffer(direction_rules const& d, void const* info, std::uint32_t length) noexcept {
     switch (d.shape) {
@@ -47,6 +63,8 @@ constexpr rule check_buffer(direction_rules const& d, void const* info, std::uin
         return rule::ok;
     case buffer_shape::any:
         break;
+    case buffer_shape::headed:
+        return check_headed(d, info, length);
     }
     return length != 0 && info == nullptr ? rule::null_buffer_with_length : rule::ok;
 }

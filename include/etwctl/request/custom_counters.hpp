@@ -38,8 +38,8 @@
 ETWCTL_BEGIN_NAMESPACE
 
 /// The kernel classes (phnt EventTraceProfileSourceAddInformation / EventTraceProfileSourceRemoveInformation).
-inline constexpr auto profile_source_add_class = static_cast<event_trace_information_class>(0x15);
-inline constexpr auto profile_source_remove_class = static_cast<event_trace_information_class>(0x16);
+inline constexpr auto profile_source_add_class = event_trace_information_class::profile_source_add;
+inline constexpr auto profile_source_remove_class = event_trace_information_class::profile_source_remove;
 
 /// EVENT_TRACE_PROFILE_ADD_INFORMATION_VERSIONS (phnt): 2 and 3 exist.
 inline constexpr std::uint8_t profile_add_version_2 = 2;
