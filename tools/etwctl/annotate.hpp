@@ -158,6 +158,25 @@ inline annotated_request annotate(request const& r, source_namer const& source_n
         case etwctl::field_kind::source:
             row(f.offset, 4, "ProfileSource[" + i + "] " + std::to_string(v) + " " + source_name(v));
             break;
+        case etwctl::field_kind::flag:
+            row(f.offset, 4, "Enabled " + std::to_string(v) + ", padding");
+            break;
+        case etwctl::field_kind::cache_size:
+            row(f.offset, 4, "CacheSize " + std::to_string(v) + " bytes" +
+                                 (v % (1024U * 1024U) == 0 ? " (" + std::to_string(v >> 20) + " MiB)" : std::string()));
+            break;
+        case etwctl::field_kind::bucket_count:
+            row(f.offset, 4, "BucketCount " + std::to_string(v));
+            break;
+        case etwctl::field_kind::options:
+            row(f.offset, 4, "LbrOptions " + hex(v, 8));
+            break;
+        case etwctl::field_kind::register_types:
+            row(f.offset, 4, "RegisterTypes " + std::to_string(v) + (v == 3 ? " (control + integer)" : ""));
+            break;
+        case etwctl::field_kind::spare:
+            if (f.offset >= 16 && f.size == 4) row(f.offset, 4, "padding");
+            break;
         case etwctl::field_kind::unknown:
             for (std::size_t off = f.offset; off < f.offset + f.size; off += 8) row(off, 8, "");
             break;

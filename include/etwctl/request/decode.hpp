@@ -38,6 +38,12 @@ enum class field_kind : std::uint8_t {
     element_count,    ///< an element count (NtTraceControl requests)
     guid_entry,       ///< GUID[index]
     output,           ///< room for the kernel's answer (queries)
+    flag,             ///< a BOOLEAN / UCHAR switch (Enable, Enabled)
+    options,          ///< TRACE_LBR_CONFIGURATION options
+    cache_size,       ///< a stack cache's CacheSize (bytes)
+    bucket_count,     ///< a stack cache's BucketCount
+    register_types,   ///< ETW_CONTEXT_REGISTER_TYPES
+    frequency,        ///< a capture frequency (seconds)
     unknown,          ///< bytes no known layout describes
 };
 
@@ -88,16 +94,34 @@ struct decoded_request {
 };
 
 namespace detail {
-/// The request kind of a SystemPerformanceTraceInformation class, from the class table's rows.
-constexpr request_kind kind_of_kernel_class(std::uint32_t kernel_class) noexcept {
-    if (kernel_class == static_cast<std::uint32_t>(event_trace_information_class::time_profile)) return request_kind::interval;
+/// Whether a request kind is an NtTraceControl call (its kernel_code a function code) rather than a
+/// SystemPerformanceTraceInformation class.
+constexpr bool is_trace_control(request_kind k) noexcept {
+    switch (k) {
+    case request_kind::disallow_list:
+    case request_kind::periodic_capture:
+    case request_kind::binary_tracking:
+    case request_kind::control_ulong:
+    case request_kind::stream_count:
+    case request_kind::pmc_owners:
+    case request_kind::pmc_sessions: return true;
+    default: return false;
+    }
+}
+/// The request kind of a kernel code, from the class table's rows: a SystemPerformanceTraceInformation
+/// class (control = false) or an NtTraceControl function code (control = true).
+constexpr request_kind kind_of_kernel_code(std::uint32_t code, bool control) noexcept {
+    if (!control && code == static_cast<std::uint32_t>(event_trace_information_class::time_profile)) return request_kind::interval;
     for (auto const& t : trace_info_class_table)
         for (direction_rules const* d : {&t.set, &t.query})
             if (d->request != request_kind::none && d->request != request_kind::user_mode &&
-                d->request != request_kind::interval && d->request != request_kind::disallow_list &&
-                d->kernel_code == kernel_class)
+                d->request != request_kind::interval && is_trace_control(d->request) == control && d->kernel_code == code)
                 return d->request;
     return request_kind::none;
+}
+/// The request kind of a SystemPerformanceTraceInformation class.
+constexpr request_kind kind_of_kernel_class(std::uint32_t kernel_class) noexcept {
+    return kind_of_kernel_code(kernel_class, false);
 }
 } // namespace detail
 
@@ -117,18 +141,48 @@ inline decoded_request decode_request(kernel_function f, std::uint32_t code, std
         r.well_formed = n == 0;
         return r;
     case kernel_function::nt_trace_control:
-        if (code == trace_control::update_disallow_list) {
-            r.kind = request_kind::disallow_list;
-            r.first = 8;
+        r.kind = detail::kind_of_kernel_code(code, true);
+        switch (r.kind) {
+        case request_kind::disallow_list:
+            if (code == trace_control::update_disallow_list) {
+                r.first = 8;
+                r.element_size = 16;
+                r.trace_handle = r.u32(0);
+                r.count = n >= 8 ? (n - 8) / 16 : 0;
+                r.well_formed = n >= 8 && (n - 8) % 16 == 0 && r.u32(4) == r.count;
+            } else {
+                r.query = true;
+                r.trace_handle = r.u64(0);
+                r.well_formed = n == 8;
+            }
+            break;
+        case request_kind::periodic_capture: // {LoggerId; Frequency; USHORT Count; USHORT 0; GUID[Count]}
+            r.first = 12;
             r.element_size = 16;
             r.trace_handle = r.u32(0);
-            r.count = n >= 8 ? (n - 8) / 16 : 0;
-            r.well_formed = n >= 8 && (n - 8) % 16 == 0 && r.u32(4) == r.count;
-        } else if (code == trace_control::get_disallow_list) {
-            r.kind = request_kind::disallow_list;
-            r.query = true;
-            r.trace_handle = r.u64(0);
+            r.count = n >= 12 ? (n - 12) / 16 : 0;
+            r.well_formed = n >= 12 && (n - 12) % 16 == 0 && (r.u32(8) & 0xFFFFU) == r.count;
+            break;
+        case request_kind::binary_tracking: // {LoggerId; UCHAR Enable; 3 bytes}
+            r.trace_handle = r.u32(0);
             r.well_formed = n == 8;
+            break;
+        case request_kind::stream_count: // {USHORT LoggerId; 6 bytes}
+            r.query = true;
+            r.trace_handle = r.u32(0) & 0xFFFFU;
+            r.well_formed = n == 8;
+            break;
+        case request_kind::control_ulong:
+        case request_kind::pmc_sessions:
+            r.query = true;
+            r.well_formed = n == 0;
+            break;
+        case request_kind::pmc_owners: // the caller's buffer, in and out
+            r.query = true;
+            r.well_formed = n >= 8;
+            break;
+        default:
+            break;
         }
         return r;
     case kernel_function::nt_set_system_information:
@@ -146,6 +200,20 @@ inline decoded_request decode_request(kernel_function f, std::uint32_t code, std
         break;
     case request_kind::profile_source_list:
         r.well_formed = n >= kernel_profile_list_records_offset; // the rest is the output buffer
+        break;
+    case request_kind::lbr_configuration: // {head; ULONG Options; 4 bytes}
+    case request_kind::stack_caching:     // {head; BOOLEAN Enabled; 3 bytes; CacheSize; BucketCount; 4 bytes}
+        if (n < sizeof(kernel_request_header)) break;
+        r.trace_handle = r.u64(8);
+        r.well_formed = n == (r.kind == request_kind::stack_caching ? 0x20U : 0x18U);
+        break;
+    case request_kind::context_register: // {head; RegisterTypes; ULONG HookId[n]}
+        if (n < sizeof(kernel_request_header) + 4) break;
+        r.trace_handle = r.u64(8);
+        r.first = sizeof(kernel_request_header) + 4;
+        r.element_size = 4;
+        r.count = (n - r.first) / 4;
+        r.well_formed = (n - r.first) % 4 == 0;
         break;
     case request_kind::hook_list:
     case request_kind::ulong_list:
@@ -186,6 +254,23 @@ void for_each_field(decoded_request const& r, Visit&& visit) {
             rest(static_cast<std::uint32_t>(8 + 16 * r.count), field_kind::unknown);
         } else if (r.kind == request_kind::disallow_list) {
             field(0, 8, field_kind::trace_handle, 0, r.u64(0));
+        } else if (r.kind == request_kind::periodic_capture) {
+            field(0, 4, field_kind::logger, 0, r.u32(0));
+            field(4, 4, field_kind::frequency, 0, r.u32(4));
+            field(8, 2, field_kind::element_count, 0, r.u32(8) & 0xFFFFU);
+            field(10, 2, field_kind::spare, 0, r.u32(8) >> 16);
+            for (std::uint32_t i = 0; i < r.count; ++i) field(12 + 16 * i, 16, field_kind::guid_entry, i, r.u64(12 + 16 * i));
+            rest(static_cast<std::uint32_t>(12 + 16 * r.count), field_kind::unknown);
+        } else if (r.kind == request_kind::binary_tracking) {
+            field(0, 4, field_kind::logger, 0, r.u32(0));
+            field(4, 1, field_kind::flag, 0, r.u32(4) & 0xFFU);
+            field(5, 3, field_kind::spare, 0, r.u32(4) >> 8);
+            rest(8, field_kind::unknown);
+        } else if (r.kind == request_kind::stream_count) {
+            field(0, 2, field_kind::logger, 0, r.u32(0) & 0xFFFFU);
+            rest(2, field_kind::spare);
+        } else if (r.kind == request_kind::pmc_owners) {
+            rest(0, field_kind::output);
         } else {
             rest(0, field_kind::unknown);
         }
@@ -214,7 +299,30 @@ void for_each_field(decoded_request const& r, Visit&& visit) {
         rest(16, field_kind::output);
         return;
     }
-    field_kind const kind = r.kind == request_kind::hook_list    ? field_kind::hook
+    switch (r.kind) {
+    case request_kind::lbr_configuration:
+        field(16, 4, field_kind::options, 0, r.u32(16));
+        rest(20, field_kind::spare);
+        return;
+    case request_kind::stack_caching:
+        field(16, 1, field_kind::flag, 0, r.u32(16) & 0xFFU);
+        field(17, 3, field_kind::spare, 0, r.u32(16) >> 8);
+        field(20, 4, field_kind::cache_size, 0, r.u32(20));
+        field(24, 4, field_kind::bucket_count, 0, r.u32(24));
+        rest(28, field_kind::spare);
+        return;
+    case request_kind::context_register:
+        field(16, 4, field_kind::register_types, 0, r.u32(16));
+        for (std::uint32_t i = 0; i < r.count; ++i) field(20 + 4 * i, 4, field_kind::hook, i, r.element(i));
+        rest(static_cast<std::uint32_t>(20 + 4 * r.count), field_kind::unknown);
+        return;
+    default:
+        break;
+    }
+    // ULONG lists: hook ids (stack tracing, PMC events, LBR events) or profile sources
+    bool const hooks = r.kind == request_kind::hook_list ||
+                       r.kernel_class == static_cast<std::uint32_t>(event_trace_information_class::last_branch_event_list);
+    field_kind const kind = hooks                                ? field_kind::hook
                             : r.kind == request_kind::ulong_list ? field_kind::source
                                                                  : field_kind::mask;
     for (std::uint32_t i = 0; i < r.count; ++i) field(16 + 4 * i, 4, kind, i, r.element(i));
