@@ -175,6 +175,45 @@ TEST_CASE("ABI: NtSetIntervalProfile and NtTraceControl stubs") {
     CHECK(returned == 0); // the stub writes nothing; native_kernel reports 0, not garbage
 }
 
+TEST_CASE("classes 16-28 through native_kernel: requests reach the OS, its answers are mapped, nothing is misread") {
+    native_kernel& k = native_kernel::instance();
+    // The drop-in default is Windows 10 RTM's SECHOST on every host: 16-28 are not supported, nothing sent.
+    unsigned char const cache[12] = {1, 0, 0, 0, 0, 0, 0x00, 0x01, 0, 4, 0, 0}; // Enabled, 16 MiB, 1024 buckets
+    CHECK(compat::trace_set_information(k, a_session, 24, cache, sizeof cache) == win32::not_supported);
+    std::uint32_t value = 0xDEADBEEF;
+    std::uint32_t returned = 0xDEADBEEF;
+    CHECK(compat::trace_query_information(k, 0, 19, &value, sizeof value, &returned) == win32::not_supported);
+    CHECK(value == 0xDEADBEEF);
+    // The opt-in's own checks hold on every host, before the OS is asked.
+    CHECK(compat::current::trace_set_information(k, a_session, 24, cache, 11) == win32::bad_length);
+    CHECK(compat::current::trace_query_information(k, a_session, 25, &value, 8, &returned) == win32::invalid_parameter);
+    if (!running_on_wine()) {
+        MESSAGE("classes 16-28 change machine state on Windows; their OS answers are checked under Wine");
+        return;
+    }
+    // Wine 8: NtSetSystemInformation(SystemPerformanceTraceInformation) pretends to succeed, so the
+    // stack-cache and LBR requests (32 and 24 bytes, checked byte for byte on the simulated kernel) arrive
+    // and are accepted; the typed calls agree with compat::current.
+    CHECK(compat::current::trace_set_information(k, a_session, 24, cache, sizeof cache) == win32::success);
+    CHECK_FALSE(set<stack_caching>(k, session_handle{a_session}, stack_cache_size::mebibytes(16), stack_cache_buckets{1024}));
+    CHECK_FALSE(set<lbr_configuration>(k, session_handle{a_session}, lbr_options{lbr::exclude_kernel}));
+    // NtTraceControl is a stub that answers success and writes nothing: compat::current passes that on as
+    // SECHOST would (success, ReturnLength 0, the buffer untouched); the typed query does not read a
+    // value the kernel never wrote.
+    value = 0xDEADBEEF;
+    returned = 0xDEADBEEF;
+    CHECK(compat::current::trace_query_information(k, 0, 19, &value, sizeof value, &returned) == win32::success);
+    CHECK(returned == 0);
+    CHECK(value == 0xDEADBEEF);
+    auto const loggers = query<max_loggers>(k);
+    REQUIRE_FALSE(loggers.has_value());
+    CHECK(loggers.error() == rule::kernel_reply_malformed);
+    pmc_owner_buffer<> owners;
+    auto const view = query<pmc_counter_owners>(k, std::span<std::byte>(owners));
+    REQUIRE_FALSE(view.has_value());
+    CHECK(view.error() == rule::kernel_reply_malformed);
+}
+
 TEST_CASE("EventSetInformation through native_kernel with a real registration") {
     static constexpr GUID provider = {0x6a1f2b3cU, 0x4d5e, 0x4f60, {0x81, 0x92, 0xa3, 0xb4, 0xc5, 0xd6, 0xe7, 0xf8}};
     REGHANDLE reg = 0;
