@@ -38,9 +38,15 @@ int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     if (c == "interval") return cmd_interval(ctx, k, out);
     if (c == "stackwalk") return cmd_stackwalk(ctx, k, out);
     if (c == "flags") return cmd_flags(ctx, k, out);
-    if (c == "pmc")
-        return ctx.cl.positional.size() == 2 && ctx.cl.positional[1] == "owners" ? cmd_pmc_owners(ctx, k, out)
-                                                                                 : cmd_pmc(ctx, k, out);
+    if (c == "pmc") {
+        auto const& p = ctx.cl.positional;
+        std::string const sub = p.size() >= 2 ? p[1] : std::string();
+        if (sub == "add") return cmd_pmc_add(ctx, k, out);
+        if (sub == "remove") return cmd_pmc_remove(ctx, k, out);
+        return p.size() == 2 && sub == "owners" ? cmd_pmc_owners(ctx, k, out) : cmd_pmc(ctx, k, out);
+    }
+    if (c == "stackcache") return cmd_stackcache(ctx, k, out);
+    if (c == "lbr") return cmd_lbr(ctx, k, out);
     if (c == "limits") return cmd_limits(ctx, k, out);
     if (c == "version") return cmd_version(ctx, k, out);
     if (c == "xperf") return cmd_xperf(ctx, k, out);
@@ -53,12 +59,20 @@ int run(context& ctx, Inner& machine) {
     tool_kernel k(inner, ctx.cl.dry_run);
     json_object out;
     out.boolean("ok", true).str("command", ctx.command);
+    // Names for profile sources in the annotations, read from the kernel directly (not recorded):
+    // before the command (a source it removes) and after it (a source it adds).
+    std::vector<source_row> rows;
+    if (ctx.cl.dry_run || ctx.cl.trace)
+        if (auto r = read_sources(inner)) rows = *r;
     int const rc = dispatch(ctx, k, out);
 
     if (ctx.cl.dry_run || ctx.cl.trace) {
-        // Names for profile sources in the annotations, read from the kernel directly (not recorded).
-        std::vector<source_row> rows;
-        if (auto r = read_sources(inner)) rows = *r;
+        if (auto r = read_sources(inner))
+            for (auto const& row : *r) {
+                bool known = false;
+                for (auto const& have : rows) known = known || have.id == row.id;
+                if (!known) rows.push_back(row);
+            }
         source_namer const namer = [&](std::uint32_t id) -> std::string {
             for (auto const& r : rows)
                 if (r.id == id) return r.name;
