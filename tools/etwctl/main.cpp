@@ -32,8 +32,24 @@ bool xperf_form(command_line const& cl) {
     return !cl.positional.empty() && cl.positional[0].size() > 1 && cl.positional[0][0] == '-';
 }
 
+/// The options only the commands of issue 13 take (they check their own): any other command refuses
+/// them rather than ignore them (interval set 10 --clamp must not look as if it clamped).
+int refuse_newer_options(context const& ctx) {
+    static constexpr std::string_view newer[] = {"--options", "--intel", "--amd", "--arm", "--description"};
+    if (!ctx.cl.switches.empty()) return usage_error(ctx, "option " + ctx.cl.switches.front() + " does not apply here");
+    for (auto const& [name, value] : ctx.cl.options)
+        for (auto n : newer)
+            if (name == n) return usage_error(ctx, "option " + name + " does not apply here");
+    return exit_ok;
+}
+
 int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     std::string_view const c = ctx.command;
+    bool const checks_own = c == "stackcache" || c == "lbr" ||
+                            (c == "pmc" && ctx.cl.positional.size() >= 2 &&
+                             (ctx.cl.positional[1] == "add" || ctx.cl.positional[1] == "remove"));
+    if (!checks_own)
+        if (int const rc = refuse_newer_options(ctx); rc != exit_ok) return rc;
     if (c == "profile-sources") return cmd_profile_sources(ctx, k, out);
     if (c == "interval") return cmd_interval(ctx, k, out);
     if (c == "stackwalk") return cmd_stackwalk(ctx, k, out);
