@@ -1,9 +1,15 @@
 #include "cli.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace etwctl_tool {
 
 command_line parse_command_line(int argc, char** argv) {
-    static constexpr std::string_view valued[] = {"--source", "--counters", "--events", "--interval", "--flags"};
+    static constexpr std::string_view valued[] = {"--source", "--counters",  "--events", "--interval", "--flags",
+                                                  "--options", "--intel",  "--amd",    "--arm",      "--description"};
+    // Options without a value (a command that does not take one says so).
+    static constexpr std::string_view switches[] = {"--unified", "--clamp", "--no-persist"};
     command_line c;
     for (int i = 1; i < argc; ++i) {
         std::string_view const a = argv[i];
@@ -12,6 +18,7 @@ command_line parse_command_line(int argc, char** argv) {
         else if (a == "--sim") c.sim = true;
         else if (a == "--trace") c.trace = true;
         else if (a == "--help" || a == "-h") c.help = true;
+        else if (std::find(std::begin(switches), std::end(switches), a) != std::end(switches)) c.switches.emplace_back(a);
         else if (a.size() > 2 && a.substr(0, 2) == "--") {
             std::string_view name = a, value;
             bool inline_value = false;

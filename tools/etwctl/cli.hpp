@@ -41,12 +41,37 @@ inline constexpr command_help helps[] = {
      "sampled at once (TraceMaxPmcCounterQuery) and, for a SESSION, its streams (TraceStreamCount).\n"
      "A Windows without a class prints 'not on this Windows'."},
     {"pmc", "etwctl pmc SESSION --counters NAME|ID,... [--events NAMES] [--interval N] [--flags NAMES]\n"
-            "       etwctl pmc owners",
+            "       etwctl pmc owners\n"
+            "       etwctl pmc add NAME --intel EVENT:UMASK[,cmask=N,inv,edge,any] [--interval N] [--no-persist]\n"
+            "       etwctl pmc add NAME --amd EVENT:UMASK[,cmask=N,inv,edge,hostguest=N,pmu=N] [--interval N]\n"
+            "       etwctl pmc add NAME --arm EVENT[,halt] [--interval N]\n"
+            "       etwctl pmc remove ID|NAME",
      "Attaches hardware counters (profile sources, 1 to 4, joined with ',') to kernel events (0 to 4,\n"
      "xperf names joined with '+' or ','). --interval sets each counter's interval first; --flags turns\n"
      "kernel flags on (added to the session's flags) before the events' groups are checked. The counter\n"
      "and event lists can be set once per session. 'pmc owners' prints who holds each counter\n"
-     "(TracePmcCounterOwners: free, held outside ETW, or a session's)."},
+     "(TracePmcCounterOwners: free, held outside ETW, or a session's).\n"
+     "'pmc add' adds a custom hardware counter to the machine's profile sources (Windows 10 1803 and later)\n"
+     "under NAME (1..126 ASCII characters; --description TEXT is another spelling of NAME) and prints the\n"
+     "id the kernel gave it; use NAME or the id with --counters. EVENT and UMASK are hexadecimal, as in\n"
+     "the processor manuals (24:3F = EventSelect 0x24, UMask 0x3F); cmask, hostguest and pmu take decimal\n"
+     "or 0x. --interval: the initial interval in events (default 65536). The source persists after etwctl\n"
+     "exits (--no-persist: it may not). 'pmc remove' removes a custom counter by id or NAME."},
+    {"stackcache", "etwctl stackcache SESSION SIZE BUCKETS [--unified] [--clamp]",
+     "Enables the session's stack cache (TraceStackCachingInfo; --unified: TraceUnifiedStackCachingInfo).\n"
+     "SIZE: bytes, or a whole number with KiB, MiB or GiB (16MiB); KB / MB are refused as ambiguous.\n"
+     "The kernel allows 3MiB..50MiB and 256..4096 BUCKETS and would clamp other values silently: etwctl\n"
+     "refuses them (exit 2), or with --clamp uses the nearest allowed value and says so on stderr.\n"
+     "Stack caching cannot be switched off (the kernel refuses Enabled = 0) and can be enabled once per\n"
+     "session (a second enable is refused: STATUS_WMI_ALREADY_ENABLED); it ends with the session."},
+    {"lbr", "etwctl lbr SESSION [--options FLAGS] EVENTS",
+     "Turns last-branch recording on for the session: TraceLbrConfigurationInfo (the options), then\n"
+     "TraceLbrEventListInfo (the events whose records carry the branches: 1 to 4 stack-walk event names\n"
+     "joined with '+', as stackwalk takes them). FLAGS: names joined with '+', or a number (0x201):\n"
+     "exclude-kernel, exclude-user, exclude-jcc, exclude-near-rel-call, exclude-near-ind-call,\n"
+     "exclude-near-ret, exclude-near-ind-jmp, exclude-near-rel-jmp, exclude-far-branch, callstack,\n"
+     "sampled (ARM64). Excluding both kernel and user records nothing: refused (exit 2). If the event\n"
+     "list fails after the options were set, the exit code is 4."},
     {"list", "etwctl list events|flags|groups|sources|classes",
      "Prints the names the tool accepts, from etwctl's tables: hook id / mask / source id, the xperf name\n"
      "and whether xperf knows it. With --json, one object per row."},
@@ -73,7 +98,12 @@ inline constexpr std::string_view general_help =
     "  interval get|set [--source S] [V]    the sampled-profile interval of a source\n"
     "  stackwalk SESSION NAMES|clear        set a session's stack-walk events\n"
     "  flags SESSION get|set|add|remove|clear [NAMES]   read or change a session's kernel flags\n"
-    "  pmc SESSION --counters C,... [--events E+...] [--interval N] [--flags F+...]\n"
+    "  pmc SESSION --counters C,... [--events E+...] [--interval N] [--flags F+...]\n"    "  pmc owners                           who holds each hardware counter\n"
+    "  pmc add NAME --intel|--amd|--arm SPEC [--interval N]   add a custom hardware counter\n"
+    "  pmc remove ID|NAME                   remove a custom hardware counter\n"
+    "  stackcache SESSION SIZE BUCKETS [--unified] [--clamp]  enable a session's stack cache\n"
+    "  lbr SESSION [--options F+...] EVENTS set a session's last-branch recording\n"
+    "  limits [SESSION]                     the machine's logger and counter limits\n"
     "  list events|flags|groups|sources|classes          the names the tool accepts\n"
     "  version                              versions and the kernel in use\n"
     "  decode-handle 0xHANDLE               decode a TRACE_ENABLE_CONTEXT handle\n"
@@ -100,12 +130,18 @@ struct command_line {
     bool dry_run = false, json = false, help = false, sim = false, trace = false;
     std::vector<std::string> positional;
     std::vector<std::pair<std::string, std::string>> options; // --name value
+    std::vector<std::string> switches;                         // --name (no value): --unified, --clamp, ...
     std::string error;
 
     std::optional<std::string> option(std::string_view name) const {
         for (auto const& [k, v] : options)
             if (k == name) return v;
         return std::nullopt;
+    }
+    bool has(std::string_view name) const {
+        for (auto const& s : switches)
+            if (s == name) return true;
+        return false;
     }
 };
 

@@ -32,15 +32,37 @@ bool xperf_form(command_line const& cl) {
     return !cl.positional.empty() && cl.positional[0].size() > 1 && cl.positional[0][0] == '-';
 }
 
+/// The options only the commands of issue 13 take (they check their own): any other command refuses
+/// them rather than ignore them (interval set 10 --clamp must not look as if it clamped).
+int refuse_newer_options(context const& ctx) {
+    static constexpr std::string_view newer[] = {"--options", "--intel", "--amd", "--arm", "--description"};
+    if (!ctx.cl.switches.empty()) return usage_error(ctx, "option " + ctx.cl.switches.front() + " does not apply here");
+    for (auto const& [name, value] : ctx.cl.options)
+        for (auto n : newer)
+            if (name == n) return usage_error(ctx, "option " + name + " does not apply here");
+    return exit_ok;
+}
+
 int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     std::string_view const c = ctx.command;
+    bool const checks_own = c == "stackcache" || c == "lbr" ||
+                            (c == "pmc" && ctx.cl.positional.size() >= 2 &&
+                             (ctx.cl.positional[1] == "add" || ctx.cl.positional[1] == "remove"));
+    if (!checks_own)
+        if (int const rc = refuse_newer_options(ctx); rc != exit_ok) return rc;
     if (c == "profile-sources") return cmd_profile_sources(ctx, k, out);
     if (c == "interval") return cmd_interval(ctx, k, out);
     if (c == "stackwalk") return cmd_stackwalk(ctx, k, out);
     if (c == "flags") return cmd_flags(ctx, k, out);
-    if (c == "pmc")
-        return ctx.cl.positional.size() == 2 && ctx.cl.positional[1] == "owners" ? cmd_pmc_owners(ctx, k, out)
-                                                                                 : cmd_pmc(ctx, k, out);
+    if (c == "pmc") {
+        auto const& p = ctx.cl.positional;
+        std::string const sub = p.size() >= 2 ? p[1] : std::string();
+        if (sub == "add") return cmd_pmc_add(ctx, k, out);
+        if (sub == "remove") return cmd_pmc_remove(ctx, k, out);
+        return p.size() == 2 && sub == "owners" ? cmd_pmc_owners(ctx, k, out) : cmd_pmc(ctx, k, out);
+    }
+    if (c == "stackcache") return cmd_stackcache(ctx, k, out);
+    if (c == "lbr") return cmd_lbr(ctx, k, out);
     if (c == "limits") return cmd_limits(ctx, k, out);
     if (c == "version") return cmd_version(ctx, k, out);
     if (c == "xperf") return cmd_xperf(ctx, k, out);
@@ -53,12 +75,20 @@ int run(context& ctx, Inner& machine) {
     tool_kernel k(inner, ctx.cl.dry_run);
     json_object out;
     out.boolean("ok", true).str("command", ctx.command);
+    // Names for profile sources in the annotations, read from the kernel directly (not recorded):
+    // before the command (a source it removes) and after it (a source it adds).
+    std::vector<source_row> rows;
+    if (ctx.cl.dry_run || ctx.cl.trace)
+        if (auto r = read_sources(inner)) rows = *r;
     int const rc = dispatch(ctx, k, out);
 
     if (ctx.cl.dry_run || ctx.cl.trace) {
-        // Names for profile sources in the annotations, read from the kernel directly (not recorded).
-        std::vector<source_row> rows;
-        if (auto r = read_sources(inner)) rows = *r;
+        if (auto r = read_sources(inner))
+            for (auto const& row : *r) {
+                bool known = false;
+                for (auto const& have : rows) known = known || have.id == row.id;
+                if (!known) rows.push_back(row);
+            }
         source_namer const namer = [&](std::uint32_t id) -> std::string {
             for (auto const& r : rows)
                 if (r.id == id) return r.name;

@@ -65,10 +65,13 @@ int report_failure(context const& ctx, failure const& f) {
     std::uint32_t const w = etwctl::to_win32(f.ec);
     char const* wname = etwctl::win32::name(w);
     std::string const win32 = "Win32 " + std::to_string(w) + (wname ? std::string(" ") + wname : std::string());
-    if (r != etwctl::rule::ok)
+    if (r == etwctl::rule::ok && f.code == exit_refused && f.ec.category() == etwctl::win32_category())
+        std::cerr << "  refused before sending (" << win32 << ")\n"; // a tool check: the Win32 code says what kind
+    else if (r != etwctl::rule::ok)
         std::cerr << "  rule " << etwctl::info(r).name << ": " << etwctl::info(r).text << " (" << win32 << ")\n";
     else
-        std::cerr << "  " << (f.code == exit_usage ? "" : "kernel: ") << f.ec.message() << " (" << win32 << ")\n";
+        std::cerr << "  " << (f.code == exit_usage || f.code == exit_refused ? "" : "kernel: ") << f.ec.message() << " (" << win32
+                  << ")\n";
     if (!hint.empty()) std::cerr << "  hint: " << hint << "\n";
     return f.code;
 }

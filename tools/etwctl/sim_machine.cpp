@@ -3,10 +3,15 @@
 #include <cstdint>
 #include <cstdlib>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "etwctl/etwctl.hpp"
+#include "etwctl/classes/current_windows.hpp"
 #include "etwctl/names/parse.hpp"
+#include "etwctl/profiler/custom_counters.hpp"
 
 #include "text.hpp"
 
@@ -14,12 +19,18 @@ namespace etwctl_tool {
 
 namespace {
 inline constexpr std::string_view sim_default_flags = "PROC_THREAD+LOADER+PROFILE+CSWITCH";
+/// older-windows: kernel classes 0x10 (stack caching), 0x13 / 0x14 (LBR), 0x15 / 0x16 (custom profile
+/// sources), 0x1A (unified stack caching), 0x1B (context registers), and NtTraceControl 0x25, 0x29-0x2E.
+inline constexpr std::uint32_t older_windows_classes[] = {0x10, 0x13, 0x14, 0x15, 0x16, 0x1A, 0x1B};
+inline constexpr std::uint32_t older_windows_codes[] = {0x25, 0x29, 0x2A, 0x2B, 0x2C, 0x2D, 0x2E};
 }
 
 bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
     std::string_view flags = sim_default_flags;
     bool no_privilege = false;
     std::string_view pmc_events;
+    std::vector<std::string_view> custom_sources;            // custom-pmc=NAME
+    std::vector<std::pair<std::uint16_t, bool>> stack_caches; // (logger, unified): stack-cache=N, unified-stack-cache=N
     std::string spec;
     if (char const* env = std::getenv("ETWCTL_SIM")) spec = env;
     k.start_kernel_logger();
@@ -33,7 +44,8 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
         std::string_view const key = item.substr(0, eq);
         std::string_view value = eq == std::string_view::npos ? std::string_view{} : item.substr(eq + 1);
         std::string_view name;
-        if (auto const colon = value.find(':'); colon != std::string_view::npos && key != "flags" && key != "pmc-events") {
+        if (auto const colon = value.find(':'); colon != std::string_view::npos && key != "flags" && key != "pmc-events" &&
+                                                                     key != "custom-pmc") {
             name = value.substr(colon + 1);
             value = value.substr(0, colon);
         }
@@ -52,6 +64,17 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
             }
         } else if (key == "pmc-events") {
             pmc_events = value; // as if an earlier run had set the NT Kernel Logger's PMC event list
+        } else if (key == "older-windows") {
+            // A Windows 10 release before the classes of issue 13 (TRACE_INFO_CLASS 16-28) and custom
+            // profile sources: their kernel classes and NtTraceControl codes are missing.
+            for (std::uint32_t c : older_windows_classes) k.set_kernel_class_available(c, false);
+            for (std::uint32_t c : older_windows_codes) k.set_trace_control_available(c, false);
+        } else if (key == "no-class" && parse_uint(value, 31, n)) {
+            k.set_kernel_class_available(static_cast<std::uint32_t>(n), false);
+        } else if ((key == "stack-cache" || key == "unified-stack-cache") && parse_uint(value, 0xFFFF, n)) {
+            stack_caches.emplace_back(static_cast<std::uint16_t>(n), key == "unified-stack-cache");
+        } else if (key == "custom-pmc" && !value.empty()) {
+            custom_sources.push_back(value);
         } else if (key == "max-pmc" && parse_uint(value, 16, n)) {
             k.set_max_pmc_counters(static_cast<std::uint32_t>(n));
         } else {
@@ -76,6 +99,24 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
         if (etwctl::parse_stack_walk(pmc_events, ids, count) != etwctl::rule::ok ||
             etwctl::set<etwctl::pmc_event_list>(k, kernel_logger, std::span<etwctl::hook_id const>(ids, count))) {
             error = "ETWCTL_SIM: bad pmc-events '" + std::string(pmc_events) + "'";
+            return false;
+        }
+    }
+    // As if an earlier run had enabled stack caching / added a custom counter (still in effect).
+    for (auto const& [id, unified] : stack_caches) {
+        etwctl::session_handle const h{id};
+        auto const size = etwctl::stack_cache_size::mebibytes(16);
+        etwctl::stack_cache_buckets const buckets{1024};
+        if (unified ? etwctl::set<etwctl::unified_stack_caching>(k, h, size, buckets)
+                    : etwctl::set<etwctl::stack_caching>(k, h, size, buckets)) {
+            error = "ETWCTL_SIM: cannot enable stack caching for logger " + std::to_string(id);
+            return false;
+        }
+    }
+    for (auto const name : custom_sources) {
+        if (!etwctl::add_profile_source(k, etwctl::intel_counter{.event_select = 0x24, .unit_mask = 0x3F}, name,
+                                        etwctl::profile_interval{65536})) {
+            error = "ETWCTL_SIM: cannot add the custom counter '" + std::string(name) + "'";
             return false;
         }
     }

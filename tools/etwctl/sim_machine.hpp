@@ -11,7 +11,10 @@ namespace etwctl_tool {
 /// session, privilege held. ETWCTL_SIM (comma-separated) changes it, so scripts and tests can exercise
 /// refusals: no-privilege, flags=NAMES, logger=N[:NAME] (system-logger mode), user-logger=N[:NAME]
 /// (not system-logger mode), paged-logger=N[:NAME], max-pmc=N, no-query-interval, pmc-events=NAMES
-/// (the NT Kernel Logger's PMC event list already set, as by an earlier run).
+/// (the NT Kernel Logger's PMC event list already set, as by an earlier run), older-windows (a Windows
+/// without the classes of issue 13 and custom profile sources), no-class=N (kernel class N missing),
+/// stack-cache=N / unified-stack-cache=N (logger N's stack caching already enabled), custom-pmc=NAME
+/// (a custom counter already added under NAME).
 bool configure_sim(etwctl::sim::kernel& k, std::string& error);
 
 } // namespace etwctl_tool

@@ -2,6 +2,10 @@
 // for --json) and returns the exit code; failures are reported through output.hpp.
 #pragma once
 
+#include <initializer_list>
+#include <string_view>
+#include <system_error>
+
 #include "../kernel_ref.hpp"
 #include "../output.hpp"
 #include "../text.hpp"
@@ -18,6 +22,19 @@ int cmd_xperf(context const& ctx, tool_kernel& k, json_object& out);
 /// commands/current_windows.cpp: the classes of later Windows releases (limits, pmc owners).
 int cmd_limits(context const& ctx, tool_kernel& k, json_object& out);
 int cmd_pmc_owners(context const& ctx, tool_kernel& k, json_object& out);
+/// The commands of issue 13: stack caching, last-branch recording, custom hardware counters.
+int cmd_stackcache(context const& ctx, tool_kernel& k, json_object& out); // commands/stackcache.cpp
+int cmd_lbr(context const& ctx, tool_kernel& k, json_object& out);        // commands/lbr.cpp
+int cmd_pmc_add(context const& ctx, tool_kernel& k, json_object& out);    // commands/custom_counters.cpp
+int cmd_pmc_remove(context const& ctx, tool_kernel& k, json_object& out);
+
+/// True if the error says this Windows lacks the request: the typed API's missing_class_category(), or
+/// STATUS_NOT_IMPLEMENTED / STATUS_INVALID_INFO_CLASS / STATUS_INVALID_DEVICE_REQUEST from a raw call.
+bool not_on_this_windows(std::error_code const& ec);
+/// Usage error (and its code) if an option or switch other than the given ones was given; else exit_ok.
+int only_options(context const& ctx, std::initializer_list<std::string_view> valued,
+                 std::initializer_list<std::string_view> switches);
+
 /// Pure commands: no kernel involved.
 int cmd_list(context const& ctx, json_object& out);
 int cmd_decode_handle(context const& ctx, json_object& out);

@@ -9,6 +9,7 @@
 #include "etwctl/classes/current_windows.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/query.hpp"
+#include "etwctl/status_codes.hpp"
 
 #include "../session.hpp"
 #include "commands.hpp"
@@ -34,6 +35,27 @@ int limit_line(context const& ctx, etwctl::result<std::uint32_t> const& r, std::
 }
 
 } // namespace
+
+bool not_on_this_windows(std::error_code const& ec) {
+    if (ec.category() == etwctl::missing_class_category()) return true;
+    if (ec.category() != etwctl::ntstatus_category()) return false;
+    return ec.value() == etwctl::ntstatus::not_implemented || ec.value() == etwctl::ntstatus::invalid_info_class ||
+           ec.value() == etwctl::ntstatus::invalid_device_request;
+}
+
+int only_options(context const& ctx, std::initializer_list<std::string_view> valued,
+                 std::initializer_list<std::string_view> switches) {
+    auto const listed = [](std::initializer_list<std::string_view> l, std::string_view n) {
+        for (auto x : l)
+            if (x == n) return true;
+        return false;
+    };
+    for (auto const& [name, value] : ctx.cl.options)
+        if (!listed(valued, name)) return usage_error(ctx, "option " + name + " does not apply here");
+    for (auto const& name : ctx.cl.switches)
+        if (!listed(switches, name)) return usage_error(ctx, "option " + name + " does not apply here");
+    return exit_ok;
+}
 
 int cmd_limits(context const& ctx, tool_kernel& k, json_object& out) {
     auto const& p = ctx.cl.positional;
