@@ -80,15 +80,18 @@ int cmd_stackcache(context const& ctx, tool_kernel& k, json_object& out) {
     if (!parse_uint(p[3], 0xFFFFFFFFULL, buckets))
         return usage_error(ctx, "bad BUCKETS '" + p[3] + "': give a whole number (256..4096)");
 
-    // The kernel's clamps (limits::stack_cache_*): refused here unless --clamp.
-    using etwctl::limits::stack_cache_max_buckets;
-    using etwctl::limits::stack_cache_max_bytes;
-    using etwctl::limits::stack_cache_min_buckets;
-    using etwctl::limits::stack_cache_min_bytes;
-    std::uint64_t const used_size = size < stack_cache_min_bytes ? stack_cache_min_bytes : size > stack_cache_max_bytes ? stack_cache_max_bytes : size;
-    std::uint64_t const used_buckets = buckets < stack_cache_min_buckets   ? stack_cache_min_buckets
-                                       : buckets > stack_cache_max_buckets ? stack_cache_max_buckets
-                                                                           : buckets;
+    // The kernel's clamps, as the library states them (stack_cache_size_bounds / stack_cache_bucket_bounds;
+    // set<stack_caching> refuses values outside them): refused here, before the session is looked up,
+    // with every value outside named at once, unless --clamp.
+    auto const& size_bounds = etwctl::stack_cache_size_bounds;
+    auto const& bucket_bounds = etwctl::stack_cache_bucket_bounds;
+    auto clamp64 = [](etwctl::interval_bounds b, std::uint64_t v) -> std::uint64_t {
+        return v > b.max ? b.max : b.clamp(static_cast<std::uint32_t>(v));
+    };
+    std::uint64_t const used_size = clamp64(size_bounds, size);
+    std::uint64_t const used_buckets = clamp64(bucket_bounds, buckets);
+    std::uint32_t const stack_cache_min_bytes = size_bounds.min, stack_cache_max_bytes = size_bounds.max;
+    std::uint32_t const stack_cache_min_buckets = bucket_bounds.min, stack_cache_max_buckets = bucket_bounds.max;
     std::vector<std::string> outside;
     if (used_size != size)
         outside.push_back("cache size " + std::to_string(size) + " bytes" +
@@ -101,7 +104,7 @@ int cmd_stackcache(context const& ctx, tool_kernel& k, json_object& out) {
     if (!outside.empty() && !clamp) {
         std::string m;
         for (auto const& o : outside) m += (m.empty() ? "" : "; ") + o;
-        failure f{exit_refused, etwctl::win32_error_code(etwctl::win32::invalid_parameter),
+        failure f{exit_refused, make_error_code(etwctl::rule::stack_cache_out_of_bounds),
                   m + " (the kernel would clamp it silently); nothing was sent", {}, {}};
         f.hint = "give SIZE within 3MiB..50MiB and BUCKETS within 256..4096, or add --clamp to use " +
                  std::string(used_size != size ? byte_size_text(used_size) : std::string()) +
