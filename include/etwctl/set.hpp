@@ -153,7 +153,8 @@ struct setter<system_trace_enable_flags> {
 };
 
 /// The interval's context when it is out of the source's bounds (cold).
-ETWCTL_COLD inline std::error_code interval_out_of_bounds(std::uint32_t source, std::uint32_t value, interval_bounds b) noexcept {
+template <class = void>
+ETWCTL_COLD std::error_code interval_out_of_bounds(std::uint32_t source, std::uint32_t value, interval_bounds b) noexcept {
     return fail(rule::interval_out_of_bounds,
                 source == 0 ? std::string_view("interval {value} (100 ns units) is outside the timer's [{low}, {high}]; "
                                                "pass a value in range, or timer_bounds.clamp(v) to accept the kernel's clamp")

@@ -61,6 +61,9 @@ constexpr std::string_view current_class_name(std::uint32_t c) noexcept {
 }
 
 namespace detail {
+/// A template, held never-destroyed like error.hpp's categories: a TU that never asks for it carries
+/// none of its code (no vtable, no destructor registration).
+template <class = void>
 class missing_class_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "etwctl.missing_class"; }
@@ -76,12 +79,15 @@ public:
         return win32_condition(win32::invalid_function);
     }
 };
-inline constinit missing_class_category_impl const missing_class_category_object{};
 } // namespace detail
 
-inline std::error_category const& missing_class_category() noexcept { return detail::missing_class_category_object; }
+template <class = void>
+inline std::error_category const& missing_class_category() noexcept {
+    return detail::category_holder<detail::missing_class_category_impl<>>::instance.object;
+}
 
 /// The error a typed call returns when the kernel lacks the class.
+template <class = void>
 inline std::error_code missing_class_error(trace_info_class c) noexcept {
     return {static_cast<int>(c), missing_class_category()};
 }

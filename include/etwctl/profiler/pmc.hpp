@@ -177,7 +177,11 @@ enum class pmc_condition : std::uint8_t {
 
 /// What setup_pmc did. ok() / operator bool: everything applied. [[nodiscard]]: a report nobody reads
 /// is a failure nobody sees, so discarding setup_pmc's result is a warning.
-struct [[nodiscard]] pmc_report {
+/// (A template with one use, pmc_report: its error members start as no_error(), and a template
+/// instantiates that only where a report is made, so a TU that includes this header and never calls
+/// setup_pmc carries no error-category code.)
+template <class = void>
+struct [[nodiscard]] basic_pmc_report {
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
     pmc_step step = pmc_step::none;       ///< the step that failed (none on success)
@@ -205,6 +209,7 @@ struct [[nodiscard]] pmc_report {
     /// everything applied), so `std::error_code ec = setup_pmc(...);` works like every other call.
     operator std::error_code() const noexcept { return error; } // NOLINT: lossless by design
 };
+using pmc_report = basic_pmc_report<>;
 
 struct pmc_options {
     /// Refuse events whose group is off in the session's group mask. Turn off only if the flags are
@@ -250,7 +255,8 @@ inline void pmc_fail(pmc_report& r, pmc_step step, pmc_condition c, std::error_c
     r.error = ec;
     r.index = index;
 }
-inline void pmc_fail_kernel(pmc_report& r, pmc_step step, std::error_code ec) noexcept {
+template <class = void> // a template: a TU that never fails a PMC setup carries no category code
+void pmc_fail_kernel(pmc_report& r, pmc_step step, std::error_code ec) noexcept {
     std::int32_t const status = ec.category() == ntstatus_category() ? ec.value() : 0;
     pmc_condition c = status != 0 ? pmc_condition_of(step, status) : pmc_condition::kernel_error;
     if (rule_of(ec) == rule::pmc_counters_size) c = pmc_condition::too_many_counters;
