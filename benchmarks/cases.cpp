@@ -339,6 +339,12 @@ ETWCTL_BENCH_FN bool interval_timer_raw() {
     raw::time_profile_request req{0x03, interval};
     return kernel.nt_set_system_information(raw::system_performance_trace_information, &req, sizeof req) >= 0;
 }
+// The same job as the typed call: refuse an interval the kernel would clamp (1221..1000000 x 100 ns).
+ETWCTL_BENCH_FN bool interval_timer_raw_checked() {
+    if (interval - 1221U > 1000000U - 1221U) return false;
+    raw::time_profile_request req{0x03, interval};
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req, sizeof req) >= 0;
+}
 ETWCTL_BENCH_FN bool interval_timer_typed() {
     return !etwctl::set<etwctl::sampled_profile_interval>(kernel, etwctl::profile_interval{interval});
 }
@@ -349,6 +355,17 @@ ETWCTL_BENCH_FN bool interval_timer_compat() {
 
 ETWCTL_BENCH_FN bool interval_pmc_raw() { // the caller knows it is a counter: straight to NtSetIntervalProfile
     return kernel.nt_set_interval_profile(interval, static_cast<std::uint32_t>(pmc_source)) >= 0;
+}
+// The same job as the typed and compat calls: a source known only at run time (the timer through
+// EVENT_TRACE_TIME_PROFILE_INFORMATION with its bounds checked, any other source NtSetIntervalProfile).
+ETWCTL_BENCH_FN bool interval_pmc_raw_dispatch() {
+    auto const source = static_cast<std::uint32_t>(pmc_source);
+    if (source == 0) {
+        if (interval - 1221U > 1000000U - 1221U) return false;
+        raw::time_profile_request req{0x03, interval};
+        return kernel.nt_set_system_information(raw::system_performance_trace_information, &req, sizeof req) >= 0;
+    }
+    return kernel.nt_set_interval_profile(interval, source) >= 0;
 }
 ETWCTL_BENCH_FN bool interval_pmc_typed() {
     return !etwctl::set<etwctl::sampled_profile_interval>(kernel, pmc_source, etwctl::profile_interval{interval});
@@ -422,9 +439,11 @@ bench_case const cases[] = {
     {"pmc_counters/typed", &pmc_counters_typed, 1},
     {"pmc_counters/compat", &pmc_counters_compat, 1},
     {"interval_timer/raw", &interval_timer_raw, 1},
+    {"interval_timer/raw_checked", &interval_timer_raw_checked, 1},
     {"interval_timer/typed", &interval_timer_typed, 1},
     {"interval_timer/compat", &interval_timer_compat, 1},
     {"interval_pmc/raw", &interval_pmc_raw, 1},
+    {"interval_pmc/raw_dispatch", &interval_pmc_raw_dispatch, 1},
     {"interval_pmc/typed", &interval_pmc_typed, 1},
     {"interval_pmc/compat", &interval_pmc_compat, 1},
     {"enable_flags/raw", &enable_flags_raw, 1},

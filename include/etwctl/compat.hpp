@@ -29,29 +29,14 @@ ETWCTL_BEGIN_NAMESPACE
 
 namespace detail {
 
-/// TraceSetInformation for the classes `release` accepts: the row's rules, then its request.
+/// The requests of the classes later releases added (16-28; only compat::current accepts them), out of
+/// line (and out of the hot code: a few calls per session): raw_set / raw_query stay small enough to
+/// be inlined into the Windows 10 drop-in functions,
+/// whose release the compiler then folds (the classes below are never reached there).
 template <kernel K>
-outcome raw_set(K& k, std::uint64_t session, std::uint32_t information_class, void const* info, std::uint32_t length,
-                windows_release release) noexcept {
-    auto const* row = find_traits(information_class);
-    if (row == nullptr || !accepted_by(*row, release) || !row->set) return broke(rule::set_class_not_supported);
-    if (rule r = validate::check_session(*row, session); r != rule::ok) return broke(r);
-    direction_rules const& d = row->set;
-    if (rule r = validate::check_buffer(d, info, length); r != rule::ok) return broke(r);
+ETWCTL_COLD outcome raw_set_later(K& k, std::uint64_t session, direction_rules const& d, void const* info,
+                                      std::uint32_t length) noexcept {
     switch (d.request) {
-    case request_kind::hook_list:
-        return send_hook_list<max_set_elements(request_kind::hook_list)>(
-            k, d.kernel_code, session, static_cast<raw_classic_event_id const*>(info), length / d.element_size);
-    case request_kind::ulong_list:
-        return send_ulong_list<max_set_elements(request_kind::ulong_list)>(k, d.kernel_code, session, info, length / d.element_size);
-    case request_kind::group_mask:
-        return send_group_masks(k, session, info, length / d.element_size);
-    case request_kind::interval: {
-        auto const v = load<trace_profile_interval>(info);
-        return set_interval(k, v.source, v.interval);
-    }
-    case request_kind::disallow_list:
-        return send_disallow_list(k, session, info, length / d.element_size);
     case request_kind::periodic_capture: // {Frequency; USHORT Count; USHORT Reserved} + GUIDs; NULL clears
         return send_periodic_capture(k, session, info ? load<std::uint32_t>(info) : 0U,
                                      static_cast<unsigned char const*>(info) + (info ? d.header_size : 0),
@@ -73,11 +58,68 @@ outcome raw_set(K& k, std::uint64_t session, std::uint32_t information_class, vo
     }
 }
 
+template <kernel K>
+ETWCTL_COLD outcome raw_query_later(K& k, std::uint64_t session, direction_rules const& d, void* info,
+                                        std::uint32_t length, std::uint32_t* return_length) noexcept {
+    switch (d.request) {
+    case request_kind::control_ulong:
+    case request_kind::stream_count:
+    case request_kind::pmc_owners: // the caller's ETW_PMC_COUNTER_OWNERSHIP_STATUS goes in and comes back
+    case request_kind::pmc_sessions: {
+        auto const in = stream_count_input(session);
+        void const* input = d.request == request_kind::stream_count ? &in : d.request == request_kind::pmc_owners ? info : nullptr;
+        std::uint32_t const in_length = d.request == request_kind::stream_count ? static_cast<std::uint32_t>(sizeof in)
+                                        : d.request == request_kind::pmc_owners ? length
+                                                                                 : 0U;
+        std::size_t returned = 0;
+        auto const o = query_control(k, d.kernel_code, input, in_length, info, length, returned);
+        if (o.broken == rule::ok && return_length) *return_length = static_cast<std::uint32_t>(returned);
+        return o;
+    }
+    default:
+        return broke(rule::query_class_not_supported);
+    }
+}
+
+/// TraceSetInformation for the classes `release` accepts: the row's rules, then its request.
+template <kernel K>
+inline outcome raw_set(K& k, std::uint64_t session, std::uint32_t information_class, void const* info, std::uint32_t length,
+                windows_release release) noexcept {
+    auto const* row = find_traits(information_class);
+    if (row == nullptr || !accepted_by(*row, release) || !row->set) return broke(rule::set_class_not_supported);
+    if (rule r = validate::check_session(*row, session); r != rule::ok) return broke(r);
+    direction_rules const& d = row->set;
+    if (rule r = validate::check_buffer(d, info, length); r != rule::ok) return broke(r);
+    switch (d.request) {
+    case request_kind::hook_list:
+        return send_hook_list<max_set_elements(request_kind::hook_list)>(
+            k, d.kernel_code, session, static_cast<raw_classic_event_id const*>(info), length / d.element_size);
+    case request_kind::ulong_list:
+        return send_ulong_list<max_set_elements(request_kind::ulong_list)>(k, d.kernel_code, session, info, length / d.element_size);
+    case request_kind::group_mask:
+        return send_group_masks(k, session, info, length / d.element_size);
+    case request_kind::interval: {
+        auto const v = load<trace_profile_interval>(info);
+        return set_interval(k, v.source, v.interval);
+    }
+    case request_kind::disallow_list:
+        return send_disallow_list(k, session, info, length / d.element_size);
+    case request_kind::periodic_capture:
+    case request_kind::binary_tracking:
+    case request_kind::lbr_configuration:
+    case request_kind::stack_caching:
+    case request_kind::context_register:
+        return raw_set_later(k, session, d, info, length);
+    default:
+        return broke(rule::set_class_not_supported);
+    }
+}
+
 /// TraceQueryInformation for the classes `release` accepts. ReturnLength is written where SECHOST
 /// writes it: the struct size after the session check and before the buffer check for fixed structs,
 /// the reply's size for the protocols.
 template <kernel K>
-outcome raw_query(K& k, std::uint64_t session, std::uint32_t information_class, void* info, std::uint32_t length,
+inline outcome raw_query(K& k, std::uint64_t session, std::uint32_t information_class, void* info, std::uint32_t length,
                   std::uint32_t* return_length, windows_release release) noexcept {
     auto const* row = find_traits(information_class);
     if (row == nullptr || !accepted_by(*row, release) || !row->query) return broke(rule::query_class_not_supported);
@@ -116,18 +158,9 @@ outcome raw_query(K& k, std::uint64_t session, std::uint32_t information_class, 
     }
     case request_kind::control_ulong:
     case request_kind::stream_count:
-    case request_kind::pmc_owners: // the caller's ETW_PMC_COUNTER_OWNERSHIP_STATUS goes in and comes back
-    case request_kind::pmc_sessions: {
-        auto const in = stream_count_input(session);
-        void const* input = d.request == request_kind::stream_count ? &in : d.request == request_kind::pmc_owners ? info : nullptr;
-        std::uint32_t const in_length = d.request == request_kind::stream_count ? static_cast<std::uint32_t>(sizeof in)
-                                        : d.request == request_kind::pmc_owners ? length
-                                                                                 : 0U;
-        std::size_t returned = 0;
-        auto const o = query_control(k, d.kernel_code, input, in_length, info, length, returned);
-        if (o.broken == rule::ok && return_length) *return_length = static_cast<std::uint32_t>(returned);
-        return o;
-    }
+    case request_kind::pmc_owners:
+    case request_kind::pmc_sessions:
+        return raw_query_later(k, session, d, info, length, return_length);
     default:
         return broke(rule::query_class_not_supported);
     }
@@ -137,16 +170,18 @@ outcome raw_query(K& k, std::uint64_t session, std::uint32_t information_class, 
 
 namespace compat {
 
-/// TraceSetInformation: Windows 10 RTM's SECHOST.
+/// TraceSetInformation: Windows 10 RTM's SECHOST. Declared `inline` (as set() is): g++ gives
+/// declared-inline functions a larger inlining budget, and inlined into its caller the class and the
+/// buffer shape fold to the one request (docs/performance.md).
 template <kernel K>
-std::uint32_t trace_set_information(K& k, std::uint64_t session, std::uint32_t information_class,
+inline std::uint32_t trace_set_information(K& k, std::uint64_t session, std::uint32_t information_class,
                                     void const* information, std::uint32_t length) noexcept {
     return detail::raw_set(k, session, information_class, information, length, windows_release::windows_10_rtm).win32();
 }
 
-/// TraceQueryInformation: Windows 10 RTM's SECHOST. return_length may be NULL.
+/// TraceQueryInformation: Windows 10 RTM's SECHOST. return_length may be NULL. `inline` as above.
 template <kernel K>
-std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t information_class,
+inline std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t information_class,
                                       void* information, std::uint32_t length, std::uint32_t* return_length) noexcept {
     return detail::raw_query(k, session, information_class, information, length, return_length,
                              windows_release::windows_10_rtm)
