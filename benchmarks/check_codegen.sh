@@ -3,6 +3,8 @@
 #   stack_const_typed[_ctad] (set<stack_tracing> with a compile-time hook_list): no backward branch, i.e.
 #                       no loop over the events; one call, to the kernel double, and no other.
 #   enable_flags_typed / enable_flags_compat (enable-flags decode): no call at all.
+#   group_mask_compat, pmc_counters_compat, interval_timer_compat, query_mask_compat: the drop-in
+#                       function inlined: one call, to the kernel double, and no other.
 # Prints one line per function (instructions, backward branches, calls) and exits non-zero if a
 # property does not hold; exits 77 (CTest: skipped) when objdump is missing.
 set -eu
@@ -67,4 +69,10 @@ check stack_const_raw 0 1
 check enable_flags_typed any 0
 check enable_flags_compat any 0
 check enable_flags_raw any 0
+# The drop-in functions for a fixed-size class: inlined into the caller (no call to raw_set / raw_query
+# or to compat::, only the kernel's), so the class and the buffer checks fold to the one request.
+check group_mask_compat any 1
+check pmc_counters_compat any 1
+check interval_timer_compat any 1
+check query_mask_compat any 1
 exit $status
