@@ -33,11 +33,13 @@ stats() {
             if (mnem == "") next
             if (start == "") start = hex(addr)
             n++
-            # calls into the failure path (ETWCTL_COLD functions that record the error context;
-            # g++ moves them to a .cold part, clang keeps them after the status test) are not the hot path
+            # calls into the failure path (ETWCTL_COLD functions that record the error context, and the
+            # NTSTATUS -> Win32 mapping of a kernel failure; g++ moves them to a .cold part, clang keeps
+            # them after the status test) are not the hot path
             if (mnem ~ /^call/) {
                 if (index($0, "null_kernel::") > 0) kcalls++
-                else if (index($0, "kernel_refused<") == 0 && index($0, "detail::fail(") == 0) calls++
+                else if (index($0, "kernel_refused<") == 0 && index($0, "detail::fail(") == 0 &&
+                         index($0, "nt_status_to_win32(") == 0) calls++
             }
             if (mnem ~ /^j/ && $3 ~ /^[0-9a-f]+$/) {
                 # a loop: a jump back inside the function (a jump to its out-of-line .cold part is not)

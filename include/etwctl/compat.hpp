@@ -83,7 +83,7 @@ ETWCTL_COLD outcome raw_query_later(K& k, std::uint64_t session, direction_rules
 
 /// TraceSetInformation for the classes `release` accepts: the row's rules, then its request.
 template <kernel K>
-inline outcome raw_set(K& k, std::uint64_t session, std::uint32_t information_class, void const* info, std::uint32_t length,
+ETWCTL_INLINE_ALWAYS outcome raw_set(K& k, std::uint64_t session, std::uint32_t information_class, void const* info, std::uint32_t length,
                 windows_release release) noexcept {
     auto const* row = find_traits(information_class);
     if (row == nullptr || !accepted_by(*row, release) || !row->set) return broke(rule::set_class_not_supported);
@@ -119,7 +119,7 @@ inline outcome raw_set(K& k, std::uint64_t session, std::uint32_t information_cl
 /// writes it: the struct size after the session check and before the buffer check for fixed structs,
 /// the reply's size for the protocols.
 template <kernel K>
-inline outcome raw_query(K& k, std::uint64_t session, std::uint32_t information_class, void* info, std::uint32_t length,
+ETWCTL_INLINE_ALWAYS outcome raw_query(K& k, std::uint64_t session, std::uint32_t information_class, void* info, std::uint32_t length,
                   std::uint32_t* return_length, windows_release release) noexcept {
     auto const* row = find_traits(information_class);
     if (row == nullptr || !accepted_by(*row, release) || !row->query) return broke(rule::query_class_not_supported);
@@ -170,18 +170,17 @@ inline outcome raw_query(K& k, std::uint64_t session, std::uint32_t information_
 
 namespace compat {
 
-/// TraceSetInformation: Windows 10 RTM's SECHOST. Declared `inline` (as set() is): g++ gives
-/// declared-inline functions a larger inlining budget, and inlined into its caller the class and the
-/// buffer shape fold to the one request (docs/performance.md).
+/// TraceSetInformation: Windows 10 RTM's SECHOST. Always inlined (ETWCTL_INLINE_ALWAYS): in its caller
+/// the class and the buffer shape fold to the one request (docs/performance.md).
 template <kernel K>
-inline std::uint32_t trace_set_information(K& k, std::uint64_t session, std::uint32_t information_class,
+ETWCTL_INLINE_ALWAYS std::uint32_t trace_set_information(K& k, std::uint64_t session, std::uint32_t information_class,
                                     void const* information, std::uint32_t length) noexcept {
     return detail::raw_set(k, session, information_class, information, length, windows_release::windows_10_rtm).win32();
 }
 
-/// TraceQueryInformation: Windows 10 RTM's SECHOST. return_length may be NULL. `inline` as above.
+/// TraceQueryInformation: Windows 10 RTM's SECHOST. return_length may be NULL. Always inlined, as above.
 template <kernel K>
-inline std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t information_class,
+ETWCTL_INLINE_ALWAYS std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t information_class,
                                       void* information, std::uint32_t length, std::uint32_t* return_length) noexcept {
     return detail::raw_query(k, session, information_class, information, length, return_length,
                              windows_release::windows_10_rtm)

@@ -47,6 +47,17 @@
 #define ETWCTL_COLD
 #endif
 
+/// The drop-in functions and their table-driven body: inlined into the caller, where the class and the
+/// buffer size are usually constants, so the checks and the dispatch fold to the one request (clang
+/// does not inline them on its own: 150 instructions instead of 20; docs/performance.md).
+#if defined(__GNUC__) || defined(__clang__)
+#define ETWCTL_INLINE_ALWAYS [[gnu::always_inline]] inline
+#elif defined(_MSC_VER)
+#define ETWCTL_INLINE_ALWAYS __forceinline
+#else
+#define ETWCTL_INLINE_ALWAYS inline
+#endif
+
 #if defined(_WIN32)
 #define ETWCTL_WINDOWS 1
 #else

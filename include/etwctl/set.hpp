@@ -95,7 +95,7 @@ struct setter;
 /// The shared body of every list class: the count against the class's row (the rules SECHOST applies
 /// to the same list as a raw buffer), then the row's request, built from the typed elements.
 template <class C, kernel K, class R>
-outcome send_list(K& k, session_handle session, R const& list) noexcept {
+ETWCTL_INLINE_ALWAYS outcome send_list(K& k, session_handle session, R const& list) noexcept {
     constexpr direction_rules const& d = C::row.set;
     std::size_t const n = std::ranges::size(list);
     if (rule r = validate::check_count(d, n); r != rule::ok) [[unlikely]] {
@@ -122,7 +122,7 @@ template <>
 struct setter<stack_tracing> {
     template <kernel K, class R>
         requires(event_range<R> || hook_range<R>)
-    static outcome apply(K& k, session_handle session, R const& events) noexcept {
+    ETWCTL_INLINE_ALWAYS static outcome apply(K& k, session_handle session, R const& events) noexcept {
         constexpr std::size_t n = extent_of<R>;
         if constexpr (n != std::dynamic_extent)
             static_assert(n <= limits::max_stack_tracing_events,
@@ -135,7 +135,7 @@ template <>
 struct setter<pmc_event_list> {
     template <kernel K, class R>
         requires(event_range<R> || hook_range<R>)
-    static outcome apply(K& k, session_handle session, R const& events) noexcept {
+    ETWCTL_INLINE_ALWAYS static outcome apply(K& k, session_handle session, R const& events) noexcept {
         constexpr std::size_t n = extent_of<R>;
         if constexpr (n != std::dynamic_extent)
             static_assert(n <= limits::max_pmc_events,
@@ -221,7 +221,7 @@ struct setter<sampled_profile_interval> {
 template <>
 struct setter<profile_source_config> {
     template <kernel K, source_range R>
-    static outcome apply(K& k, session_handle session, R const& sources) noexcept {
+    ETWCTL_INLINE_ALWAYS static outcome apply(K& k, session_handle session, R const& sources) noexcept {
         constexpr std::size_t n = extent_of<R>;
         if constexpr (n != std::dynamic_extent) {
             static_assert(n >= 1, "etwctl::set<profile_source_config>: no profile source; give 1 to 4");
@@ -235,7 +235,7 @@ struct setter<profile_source_config> {
 template <>
 struct setter<pmc_counter_list> {
     template <kernel K, source_range R>
-    static outcome apply(K& k, session_handle session, R const& counters) noexcept {
+    ETWCTL_INLINE_ALWAYS static outcome apply(K& k, session_handle session, R const& counters) noexcept {
         constexpr std::size_t n = extent_of<R>;
         if constexpr (n != std::dynamic_extent) {
             static_assert(n >= 1, "etwctl::set<pmc_counter_list>: no counter; give 1 to 4 hardware counters");
@@ -249,7 +249,7 @@ struct setter<pmc_counter_list> {
 template <>
 struct setter<disallow_list> {
     template <kernel K, guid_range R>
-    static outcome apply(K& k, session_handle session, R const& guids) noexcept {
+    ETWCTL_INLINE_ALWAYS static outcome apply(K& k, session_handle session, R const& guids) noexcept {
         constexpr std::size_t n = extent_of<R>;
         if constexpr (n != std::dynamic_extent)
             static_assert(n <= limits::max_disallow_list,
@@ -340,7 +340,7 @@ std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcep
 /// set() must be inlined into its caller for a compile-time hook_list's ids to become immediate stores
 /// (otherwise a shared out-of-line copy loads them from the list object; see docs/performance.md).
 template <info_tag C, kernel K, class... Args>
-[[nodiscard]] inline std::error_code set(K& k, Args const&... args) noexcept {
+[[nodiscard]] ETWCTL_INLINE_ALWAYS std::error_code set(K& k, Args const&... args) noexcept {
     if constexpr (!C::settable) {
         static_assert(detail::dependent_false<C>,
                       "etwctl::set: this information class can only be queried; use etwctl::query<C>");

@@ -273,23 +273,18 @@ private:
 
 // What each tag can do (settable / queryable), its limits and its request come from its row in the
 // class table, as for the Windows 10 classes.
-#define ETWCTL_DETAIL_CURRENT_TAG(tag, cls)                                                     \
-    struct tag : trace_tag<trace_info_class::cls> {                                             \
-        static constexpr std::string_view name = #tag;                                          \
-    };
-ETWCTL_DETAIL_CURRENT_TAG(periodic_capture_state_list, periodic_capture_state_list)
-ETWCTL_DETAIL_CURRENT_TAG(session_binary_tracking, provider_binary_tracking)
-ETWCTL_DETAIL_CURRENT_TAG(max_loggers, max_loggers_query)
-ETWCTL_DETAIL_CURRENT_TAG(lbr_configuration, lbr_configuration)
-ETWCTL_DETAIL_CURRENT_TAG(lbr_event_list, lbr_event_list)
-ETWCTL_DETAIL_CURRENT_TAG(max_pmc_counters, max_pmc_counter_query)
-ETWCTL_DETAIL_CURRENT_TAG(stream_count, stream_count)
-ETWCTL_DETAIL_CURRENT_TAG(stack_caching, stack_caching)
-ETWCTL_DETAIL_CURRENT_TAG(pmc_counter_owners, pmc_counter_owners)
-ETWCTL_DETAIL_CURRENT_TAG(unified_stack_caching, unified_stack_caching)
-ETWCTL_DETAIL_CURRENT_TAG(pmc_session_information, pmc_session_information)
-ETWCTL_DETAIL_CURRENT_TAG(context_register, context_register)
-#undef ETWCTL_DETAIL_CURRENT_TAG
+struct periodic_capture_state_list : named_trace_tag<trace_info_class::periodic_capture_state_list, "periodic_capture_state_list"> {};
+struct session_binary_tracking : named_trace_tag<trace_info_class::provider_binary_tracking, "session_binary_tracking"> {};
+struct max_loggers : named_trace_tag<trace_info_class::max_loggers_query, "max_loggers"> {};
+struct lbr_configuration : named_trace_tag<trace_info_class::lbr_configuration, "lbr_configuration"> {};
+struct lbr_event_list : named_trace_tag<trace_info_class::lbr_event_list, "lbr_event_list"> {};
+struct max_pmc_counters : named_trace_tag<trace_info_class::max_pmc_counter_query, "max_pmc_counters"> {};
+struct stream_count : named_trace_tag<trace_info_class::stream_count, "stream_count"> {};
+struct stack_caching : named_trace_tag<trace_info_class::stack_caching, "stack_caching"> {};
+struct pmc_counter_owners : named_trace_tag<trace_info_class::pmc_counter_owners, "pmc_counter_owners"> {};
+struct unified_stack_caching : named_trace_tag<trace_info_class::unified_stack_caching, "unified_stack_caching"> {};
+struct pmc_session_information : named_trace_tag<trace_info_class::pmc_session_information, "pmc_session_information"> {};
+struct context_register : named_trace_tag<trace_info_class::context_register, "context_register"> {};
 
 // ---- the requests, sent (the row's request kind, request/current_windows.hpp's encoders) -----------------
 

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
@@ -351,21 +352,23 @@ struct trace_tag {
     static constexpr bool queryable = static_cast<bool>(row.query);
 };
 
-#define ETWCTL_DETAIL_TRACE_TAG(tag, cls)                                                       \
-    struct tag : trace_tag<trace_info_class::cls> {                                             \
-        static constexpr std::string_view name = #tag;                                          \
-    };
-ETWCTL_DETAIL_TRACE_TAG(stack_tracing, stack_tracing)
-ETWCTL_DETAIL_TRACE_TAG(system_trace_enable_flags, system_trace_enable_flags)
-ETWCTL_DETAIL_TRACE_TAG(sampled_profile_interval, sampled_profile_interval)
-ETWCTL_DETAIL_TRACE_TAG(profile_source_config, profile_source_config)
-ETWCTL_DETAIL_TRACE_TAG(profile_source_list, profile_source_list)
-ETWCTL_DETAIL_TRACE_TAG(pmc_event_list, pmc_event_list)
-ETWCTL_DETAIL_TRACE_TAG(pmc_counter_list, pmc_counter_list)
-ETWCTL_DETAIL_TRACE_TAG(disallow_list, set_disallow_list)
-ETWCTL_DETAIL_TRACE_TAG(disallow_list_query, disallow_list_query)
-ETWCTL_DETAIL_TRACE_TAG(version, version)
-#undef ETWCTL_DETAIL_TRACE_TAG
+/// A tag of the typed API: its class and its name (what the error messages print). One line per tag:
+///   struct stack_tracing : named_trace_tag<trace_info_class::stack_tracing, "stack_tracing"> {};
+template <trace_info_class C, fixed_string Name>
+struct named_trace_tag : trace_tag<C> {
+    static constexpr std::string_view name = Name.view();
+};
+
+struct stack_tracing : named_trace_tag<trace_info_class::stack_tracing, "stack_tracing"> {};
+struct system_trace_enable_flags : named_trace_tag<trace_info_class::system_trace_enable_flags, "system_trace_enable_flags"> {};
+struct sampled_profile_interval : named_trace_tag<trace_info_class::sampled_profile_interval, "sampled_profile_interval"> {};
+struct profile_source_config : named_trace_tag<trace_info_class::profile_source_config, "profile_source_config"> {};
+struct profile_source_list : named_trace_tag<trace_info_class::profile_source_list, "profile_source_list"> {};
+struct pmc_event_list : named_trace_tag<trace_info_class::pmc_event_list, "pmc_event_list"> {};
+struct pmc_counter_list : named_trace_tag<trace_info_class::pmc_counter_list, "pmc_counter_list"> {};
+struct disallow_list : named_trace_tag<trace_info_class::set_disallow_list, "disallow_list"> {};
+struct disallow_list_query : named_trace_tag<trace_info_class::disallow_list_query, "disallow_list_query"> {};
+struct version : named_trace_tag<trace_info_class::version, "version"> {};
 
 #define ETWCTL_DETAIL_EVENT_TAG(tag, cls)                                                       \
     struct tag {                                                                                \

@@ -23,12 +23,12 @@ namespace validate {
 inline constexpr std::uint32_t classic_event_id_size = detail::classic_event_id_bytes;
 
 /// The session rule of a class (before any buffer check, as SECHOST orders them).
-constexpr rule check_session(trace_info_class_traits const& row, std::uint64_t session) noexcept {
+ETWCTL_INLINE_ALWAYS constexpr rule check_session(trace_info_class_traits const& row, std::uint64_t session) noexcept {
     return row.session == session_rule::must_be_zero && session != 0 ? row.session_not_zero : rule::ok;
 }
 
 /// A head, then whole elements: the length, the head's count (read only from a real buffer) and the limit.
-constexpr rule check_headed(direction_rules const& d, void const* info, std::uint32_t length) noexcept {
+ETWCTL_INLINE_ALWAYS constexpr rule check_headed(direction_rules const& d, void const* info, std::uint32_t length) noexcept {
     if (length == 0 && info == nullptr && d.empty == empty_policy::needs_null) return rule::ok; // NULL clears
     if (length < d.header_size) return d.size_rule;
     if (info == nullptr) return rule::null_buffer_with_length;
@@ -44,7 +44,7 @@ constexpr rule check_headed(direction_rules const& d, void const* info, std::uin
 }
 
 /// SECHOST's checks of a raw (address, length) buffer for one direction of a class.
-constexpr rule check_buffer(direction_rules const& d, void const* info, std::uint32_t length) noexcept {
+ETWCTL_INLINE_ALWAYS constexpr rule check_buffer(direction_rules const& d, void const* info, std::uint32_t length) noexcept {
     switch (d.shape) {
     case buffer_shape::array:
         if (length % d.element_size != 0) return d.size_rule;

@@ -122,7 +122,7 @@ outcome send_hook_list(K& k, std::uint32_t kernel_class, std::uint64_t session, 
 
 /// Events (or hook ids) -> {class, pad, TraceHandle, HookId[n]}; count <= Capacity (checked by the caller).
 template <std::size_t Capacity, kernel K, class E>
-outcome send_hook_list(K& k, std::uint32_t kernel_class, std::uint64_t session, E const* events, std::size_t count) noexcept {
+ETWCTL_INLINE_ALWAYS outcome send_hook_list(K& k, std::uint32_t kernel_class, std::uint64_t session, E const* events, std::size_t count) noexcept {
     kernel_id_list_request<Capacity> req; // only the sent part is written
     req.header = {kernel_class, 0, session};
     std::size_t const n = count == 0 ? 0 : encode_hook_ids(events, count, req.ids);
