@@ -158,28 +158,33 @@ ETWCTL_COLD std::error_code interval_out_of_bounds(std::uint32_t source, std::ui
     return fail(rule::interval_out_of_bounds,
                 source == 0 ? std::string_view("interval {value} (100 ns units) is outside the timer's [{low}, {high}]; "
                                                "pass a value in range, or timer_bounds.clamp(v) to accept the kernel's clamp")
-                            : std::string_view("interval {value} events for profile source {name} is outside its [{low}, "
-                                               "{high}] (the profile-source list); pass a value in range, or "
-                                               "bounds.clamp(v) to accept the kernel's clamp"),
-                source == 0 ? std::string_view("Timer") : std::string_view("(hardware counter)"), value, b.min, b.max);
+                            : std::string_view("interval {value} events is outside this hardware counter's [{low}, "
+                                               "{high}] (its MinInterval and MaxInterval in the profile-source list); "
+                                               "pass a value in range, or bounds.clamp(v) to accept the kernel's clamp"),
+                source == 0 ? std::string_view("Timer") : std::string_view("hardware counter"), value, b.min, b.max);
 }
 
 template <>
 struct setter<sampled_profile_interval> {
     /// The timer (ProfileTime), checked against its bounds (1221..1000000 x 100 ns) first: the kernel
     /// would clamp silently.
+    /// (These two return the outcome, as the list setters do: set() turns it into the error_code with the
+    /// cold path recording the context, so the successful call costs what the hand-written one does plus
+    /// the status test.)
     template <kernel K>
-    static std::error_code apply(K& k, profile_interval interval) noexcept {
-        if (!timer_bounds.contains(interval.count())) [[unlikely]]
-            return interval_out_of_bounds(0, interval.count(), timer_bounds);
-        return set_interval(k, static_cast<std::uint32_t>(profile_source::time), interval.count()).code();
+    ETWCTL_INLINE_ALWAYS static outcome apply(K& k, profile_interval interval) noexcept {
+        if (!timer_bounds.contains(interval.count())) [[unlikely]] {
+            (void)interval_out_of_bounds(0, interval.count(), timer_bounds); // records the context
+            return broke(rule::interval_out_of_bounds);
+        }
+        return set_interval(k, static_cast<std::uint32_t>(profile_source::time), interval.count());
     }
     /// A source in the kernel's raw unit: 100 ns for the timer (checked as above), an event count for a
     /// hardware counter (sent as is; pass a counter_interval to have the source's bounds checked).
     template <kernel K>
-    static std::error_code apply(K& k, profile_source source, profile_interval interval) noexcept {
+    ETWCTL_INLINE_ALWAYS static outcome apply(K& k, profile_source source, profile_interval interval) noexcept {
         if (source == profile_source::time) return apply(k, interval);
-        return set_interval(k, static_cast<std::uint32_t>(source), interval.count()).code();
+        return set_interval(k, static_cast<std::uint32_t>(source), interval.count());
     }
     /// A hardware counter with its bounds at hand (e.g. from a profile_source_list_view read once).
     template <kernel K>
@@ -303,7 +308,8 @@ struct setter<use_descriptor_type> {
 /// session is not named (keeping it for this path would cost the successful call a saved register);
 /// the caller knows which session it passed.
 template <class C>
-ETWCTL_COLD std::error_code kernel_refused(std::error_code ec, std::int32_t status) noexcept {
+ETWCTL_COLD std::error_code kernel_refused(std::int32_t status) noexcept {
+    std::error_code const ec = ntstatus_error_code(status);
     if constexpr (requires { C::row; }) {
         constexpr request_kind kind = C::row.set.request;
         if (status == ntstatus::invalid_parameter && (kind == request_kind::hook_list || kind == request_kind::group_mask))
@@ -323,10 +329,10 @@ ETWCTL_COLD std::error_code kernel_refused(std::error_code ec, std::int32_t stat
 }
 
 template <class C, class... Args>
-std::error_code to_error_code(outcome const& o, Args const&...) noexcept {
+std::error_code to_error_code(outcome o, Args const&...) noexcept { // by value: a register, not memory
     if (o.ok()) [[likely]] return no_error();
     if (o.broken != rule::ok) return make_error_code(o.broken);
-    return kernel_refused<C>(o.code(), o.status);
+    return kernel_refused<C>(o.status); // only the status crosses to the cold path (a register)
 }
 template <class C, class... Args>
 std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcept {

@@ -294,7 +294,7 @@ namespace detail {
 /// STATUS_INVALID_DEVICE_REQUEST for an NtTraceControl code) becomes missing_class_error; every other
 /// refusal is reported as for the Windows 10 classes (kernel_refused).
 template <class C>
-std::error_code current_code(outcome const& o) noexcept {
+std::error_code current_code(outcome o) noexcept {
     if (o.ok()) [[likely]] return {};
     if (o.broken == rule::ok && (o.status == ntstatus::not_implemented || o.status == ntstatus::invalid_device_request))
         return missing_class_error(C::info_class);

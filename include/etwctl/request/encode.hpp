@@ -115,7 +115,7 @@ constexpr kernel_id_list_request<N == 0 ? 1 : N> make_hook_request(event_trace_i
 }
 
 template <kernel K, std::size_t N>
-outcome send_hook_list(K& k, std::uint32_t kernel_class, std::uint64_t session, hook_list<N> const& hooks) noexcept {
+ETWCTL_INLINE_ALWAYS outcome send_hook_list(K& k, std::uint32_t kernel_class, std::uint64_t session, hook_list<N> const& hooks) noexcept {
     auto const req = make_hook_request(kernel_class, session, hooks);
     return kernel_said(set_system_information(k, &req, req.length_for(N)));
 }
@@ -133,7 +133,7 @@ ETWCTL_INLINE_ALWAYS outcome send_hook_list(K& k, std::uint32_t kernel_class, st
 
 /// count ULONGs (profile sources) from `values` (any alignment) -> {class, pad, TraceHandle, ULONG[n]}.
 template <std::size_t Capacity, kernel K>
-outcome send_ulong_list(K& k, std::uint32_t kernel_class, std::uint64_t session, void const* values, std::size_t count) noexcept {
+ETWCTL_INLINE_ALWAYS outcome send_ulong_list(K& k, std::uint32_t kernel_class, std::uint64_t session, void const* values, std::size_t count) noexcept {
     kernel_id_list_request<Capacity> req;
     req.header = {kernel_class, 0, session};
     if (count != 0) std::memcpy(req.ids, values, 4 * count);
@@ -144,7 +144,7 @@ outcome send_ulong_list(K& k, std::uint32_t kernel_class, std::uint64_t session,
 
 /// count (<= 8) masks from `masks` (any alignment); the masks not given are sent as 0.
 template <kernel K>
-outcome send_group_masks(K& k, std::uint64_t session, void const* masks, std::size_t count) noexcept {
+ETWCTL_INLINE_ALWAYS outcome send_group_masks(K& k, std::uint64_t session, void const* masks, std::size_t count) noexcept {
     kernel_group_mask_request req{};
     req.header = {static_cast<std::uint32_t>(event_trace_information_class::group_mask), 0, session};
     if (count != 0) std::memcpy(req.masks, masks, 4 * count);
@@ -152,7 +152,7 @@ outcome send_group_masks(K& k, std::uint64_t session, void const* masks, std::si
 }
 
 template <kernel K>
-outcome query_group_masks(K& k, std::uint64_t session, std::uint32_t (&masks)[limits::max_group_masks]) noexcept {
+ETWCTL_INLINE_ALWAYS outcome query_group_masks(K& k, std::uint64_t session, std::uint32_t (&masks)[limits::max_group_masks]) noexcept {
     kernel_group_mask_request req{};
     req.header = {static_cast<std::uint32_t>(event_trace_information_class::group_mask), 0, session};
     std::uint32_t returned = 0;
@@ -165,7 +165,7 @@ outcome query_group_masks(K& k, std::uint64_t session, std::uint32_t (&masks)[li
 
 /// The timer goes through EVENT_TRACE_TIME_PROFILE_INFORMATION, every other source NtSetIntervalProfile.
 template <kernel K>
-outcome set_interval(K& k, std::uint32_t source, std::uint32_t interval) noexcept {
+ETWCTL_INLINE_ALWAYS outcome set_interval(K& k, std::uint32_t source, std::uint32_t interval) noexcept {
     if (source == static_cast<std::uint32_t>(profile_source::time)) {
         kernel_time_profile_request req;
         req.profile_interval = interval;
@@ -175,7 +175,7 @@ outcome set_interval(K& k, std::uint32_t source, std::uint32_t interval) noexcep
 }
 
 template <kernel K>
-outcome query_interval(K& k, std::uint32_t source, std::uint32_t& interval) noexcept {
+ETWCTL_INLINE_ALWAYS outcome query_interval(K& k, std::uint32_t source, std::uint32_t& interval) noexcept {
     if (source == static_cast<std::uint32_t>(profile_source::time)) {
         kernel_time_profile_request req;
         std::uint32_t returned = 0;
