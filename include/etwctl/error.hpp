@@ -270,7 +270,7 @@ private:
 /// The context of a failure: the value that broke a rule, the limit, the name of what it was about, and
 /// a sentence that says what to do. Written (on failure paths only: a successful call pays nothing)
 /// into a per-thread slot that etwctl::explain / etwctl::describe read back, like GetLastError; no heap.
-/// `text` is a static sentence with placeholders: {name} {value} {hex} {low} {high}.
+/// `text` is a static sentence with placeholders: {name} {value} {hex} {low} {high} {status} (value as an NTSTATUS: hex, name, Win32 mapping).
 struct error_detail {
     std::error_code code{};
     std::string_view text{};
@@ -333,6 +333,25 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
         else if (key == "value") at = detail::put_decimal(out, at, d->value);
         else if (key == "low") at = detail::put_decimal(out, at, d->low);
         else if (key == "high") at = detail::put_decimal(out, at, d->high);
+        else if (key == "status") { // value as an NTSTATUS: its hex, its name, the Win32 error it maps to
+            auto const status = static_cast<std::int32_t>(static_cast<std::uint32_t>(d->value));
+            char h[8];
+            detail::format_hex(static_cast<std::uint32_t>(status), 8, h, true);
+            at = detail::put(out, at, "NTSTATUS 0x");
+            at = detail::put(out, at, std::string_view(h, 8));
+            if (char const* n = ntstatus::name(status)) {
+                at = detail::put(out, at, " (");
+                at = detail::put(out, at, n);
+                at = detail::put(out, at, ")");
+            }
+            std::uint32_t const w = nt_status_to_win32(status);
+            at = detail::put(out, at, ", Win32 ");
+            if (char const* n = win32::name(w)) {
+                at = detail::put(out, at, n);
+                at = detail::put(out, at, " ");
+            }
+            at = detail::put_decimal(out, at, w);
+        }
         else if (key == "hex") {
             char h[16];
             int digits = 1;

@@ -325,7 +325,7 @@ ETWCTL_COLD std::error_code kernel_refused(std::int32_t status) noexcept {
         if (status == ntstatus::wmi_already_enabled)
             return fail(ec, "set<{name}> can be applied once per session, and this session already has it", C::name);
     }
-    return fail(ec, {}, C::name, static_cast<std::uint32_t>(status));
+    return fail(ec, "the kernel refused set<{name}>: {status}", C::name, static_cast<std::uint32_t>(status));
 }
 
 template <class C, class... Args>

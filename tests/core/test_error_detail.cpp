@@ -32,6 +32,11 @@ TEST_CASE("a session that is not a system logger: the refusal says why and what 
                           "EVENT_TRACE_SYSTEM_LOGGER_MODE (or use the NT Kernel Logger)");
     auto const flags = set<system_trace_enable_flags>(m.k, user, kernel_flags<"PROC_THREAD">);
     CHECK(describe(flags).find("set<system_trace_enable_flags>") != std::string::npos);
+    // any other refusal: the status by hex and name, and the Win32 error it maps to
+    m.k.inject(static_cast<std::int32_t>(0xC0000001), 1);
+    auto const other = set<stack_tracing>(m.k, m.kernel_session, stack_walk<"CSwitch">);
+    CHECK(describe(other) == "the kernel refused set<stack_tracing>: NTSTATUS 0xC0000001 (STATUS_UNSUCCESSFUL), Win32 "
+                             "ERROR_GEN_FAILURE 31");
     auto const gone = set<stack_tracing>(m.k, std::uint64_t{40}, stack_walk<"CSwitch">);
     CHECK(describe(gone) == "set<stack_tracing>: no such session (stopped, or not a TRACEHANDLE from StartTrace)");
 }
