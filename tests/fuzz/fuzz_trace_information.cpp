@@ -8,13 +8,19 @@
 //    list classes with n the known GUIDs, 0x30 for group masks, 8 + 16n for the disallow list, ...);
 //  - a kernel failure is returned as RtlNtStatusToDosError of the status the kernel returned;
 //  - nothing is read or written outside the caller's buffer (poisoned canaries around it);
-//  - ReturnLength is sane for each query class (untouched when the class fails before it is set).
+//  - ReturnLength is sane for each query class (untouched when the class fails before it is set);
+//  - compat::current (the opt-in for a current Windows) answers classes 0-15 exactly as compat:: does
+//    (same result, same requests); for 16-28 it sends at most one request, which the request layer's
+//    own decoder reads as the class table's kind with the length its layout wants, and its result
+//    is that request's status mapped, or a rule's code when nothing was sent.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
 #include <vector>
 
+#include "etwctl/compat_current.hpp"
+#include "etwctl/request/decode.hpp"
 #include "fuzz_support.hpp"
 
 using namespace etwctl;
@@ -415,6 +421,81 @@ void do_query(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
     same_requests(k1, n1, k2, n2);
 }
 
+
+/// The one request compat::current sent for a class of 16-28 since n (if any): decoded by the request
+/// layer as the row's kind, well formed; the result is its status mapped, or a rule's code.
+void check_current_request(sim::kernel const& k, std::size_t n, std::uint32_t cls, bool query, std::uint32_t r) {
+    FUZZ_CHECK(k.request_count() - n <= 1);
+    if (k.request_count() == n) {
+        FUZZ_CHECK(r != 0); // refused by a rule before the kernel
+        return;
+    }
+    auto const& req = k.last_request();
+    FUZZ_CHECK(r == (req.status < 0 ? nt_status_to_win32(req.status) : 0U));
+    auto const* row = find_traits(cls);
+    FUZZ_CHECK(row != nullptr);
+    direction_rules const& d = query ? row->query : row->set;
+    decoded_request const dr = decode_request(req.function, req.code, req.bytes);
+    FUZZ_CHECK(dr.kind == d.request);
+    // A query's buffer is the caller's output (its length is the caller's); a set request is etwctl's own.
+    if (!query || d.request == request_kind::stream_count || d.request == request_kind::control_ulong ||
+        d.request == request_kind::pmc_sessions)
+        FUZZ_CHECK(dr.well_formed);
+}
+
+void do_current(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2, bool query) {
+    auto const cls = in.ConsumeIntegralInRange<std::uint32_t>(0, 31);
+    std::uint64_t const session = pick_session(in);
+    bool const null_buffer = in.ConsumeIntegralInRange<int>(0, 7) == 0;
+    bool const want_length = in.ConsumeBool();
+    std::uint32_t const len = null_buffer && in.ConsumeBool() ? in.ConsumeIntegral<std::uint32_t>()
+                                                               : in.ConsumeIntegralInRange<std::uint32_t>(0, 600);
+    std::size_t const real_size = null_buffer ? 0 : len;
+    auto bytes = in.ConsumeBytes<unsigned char>(real_size);
+    bytes.resize(real_size);
+    guarded_buffer buf(real_size), buf2(real_size);
+    if (real_size) {
+        std::memcpy(buf.data(), bytes.data(), real_size);
+        std::memcpy(buf2.data(), bytes.data(), real_size);
+    }
+    std::size_t const n1 = k1.request_count(), n2 = k2.request_count();
+    std::uint32_t ret1 = sentinel, ret2 = sentinel;
+    std::uint32_t r1;
+    {
+        poisoned_scope guard(buf);
+        r1 = query ? compat::current::trace_query_information(k1, session, cls, null_buffer ? nullptr : buf.data(), len,
+                                                              want_length ? &ret1 : nullptr)
+                   : compat::current::trace_set_information(k1, session, cls, null_buffer ? nullptr : buf.data(), len);
+    }
+    if (!query) FUZZ_CHECK(real_size == 0 || std::memcmp(buf.data(), bytes.data(), real_size) == 0); // input is const
+    if (cls < 16) {
+        std::uint32_t const r2 =
+            query ? compat::trace_query_information(k2, session, cls, null_buffer ? nullptr : buf2.data(), len,
+                                                    want_length ? &ret2 : nullptr)
+                  : compat::trace_set_information(k2, session, cls, null_buffer ? nullptr : buf2.data(), len);
+        if (r2 != r1 || ret2 != ret1)
+            std::fprintf(stderr, "current %s class %u session %llx length %u: current %u/%u, compat %u/%u\n",
+                         query ? "query" : "set", cls, static_cast<unsigned long long>(session), len, r1, ret1, r2, ret2);
+        FUZZ_CHECK(r2 == r1 && ret2 == ret1);
+        same_requests(k1, n1, k2, n2);
+        return;
+    }
+    // the default drop-in refuses every class >= 16, sending nothing; the opt-in on the twin kernel
+    // answers as on the first (and keeps the two kernels' states, injected statuses included, alike)
+    std::uint32_t const rtm = query ? compat::trace_query_information(k2, session, cls, nullptr, 0, nullptr)
+                                    : compat::trace_set_information(k2, session, cls, nullptr, 0);
+    FUZZ_CHECK(rtm == win32::not_supported && k2.request_count() == n2);
+    std::uint32_t const r2 =
+        query ? compat::current::trace_query_information(k2, session, cls, null_buffer ? nullptr : buf2.data(), len,
+                                                         want_length ? &ret2 : nullptr)
+              : compat::current::trace_set_information(k2, session, cls, null_buffer ? nullptr : buf2.data(), len);
+    FUZZ_CHECK(r2 == r1 && ret2 == ret1);
+    same_requests(k1, n1, k2, n2);
+    check_current_request(k1, n1, cls, query, r1);
+    if (query && want_length && r1 == 0 && !g_injected_any && real_size >= 4 &&
+        (cls == 19 || cls == 22 || cls == 23))
+        FUZZ_CHECK(ret1 == 4); // a ULONG answer
+}
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
@@ -427,7 +508,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     prepare(k1, setup);
     prepare(k2, setup);
     for (int op = 0; op < 8 && in.remaining_bytes() > 0; ++op) {
-        switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 11)) {
         case 0: { // the kernel fails (or "succeeds" without doing anything) for the next calls
             auto const i = in.ConsumeIntegralInRange<std::size_t>(0, std::size(interesting_status));
             std::int32_t const s = i < std::size(interesting_status) ? interesting_status[i] : in.ConsumeIntegral<std::int32_t>();
@@ -440,6 +521,9 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
         }
         case 1: case 2: case 3: case 4: case 5:
             do_set(in, k1, k2);
+            break;
+        case 10: case 11:
+            do_current(in, k1, k2, in.ConsumeBool());
             break;
         default:
             do_query(in, k1, k2);
