@@ -73,6 +73,16 @@ std::uint64_t pick_session(FuzzedDataProvider& in) {
     return i < std::size(table) ? table[i] : in.ConsumeIntegral<std::uint64_t>();
 }
 
+/// The input's bytes for a real buffer of `size` (zero-filled where the input runs out).
+std::vector<unsigned char> draw_bytes(FuzzedDataProvider& in, std::size_t size) {
+    auto b = in.ConsumeBytes<unsigned char>(size);
+    b.resize(size);
+    return b;
+}
+void copy_into(guarded_buffer& g, std::vector<unsigned char> const& b) {
+    if (!b.empty()) std::memcpy(g.data(), b.data(), b.size());
+}
+
 /// Both kernels recorded the same requests since (n1, n2).
 void same_requests(sim::kernel const& a, std::size_t n1, sim::kernel const& b, std::size_t n2) {
     FUZZ_CHECK(a.request_count() - n1 == b.request_count() - n2);
@@ -216,10 +226,9 @@ void do_set(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
     // before reading, and the poisoned canary faults if it does not).
     bool const real = !null_buffer && !huge;
     std::size_t const real_size = null_buffer ? 0 : huge ? 64 : len;
-    auto bytes = in.ConsumeBytes<unsigned char>(real_size);
-    bytes.resize(real_size);
+    auto const bytes = draw_bytes(in, real_size);
     guarded_buffer buf(real_size);
-    if (real_size) std::memcpy(buf.data(), bytes.data(), real_size);
+    copy_into(buf, bytes);
     void const* info = null_buffer ? nullptr : buf.data();
 
     std::size_t const n1 = k1.request_count(), n2 = k2.request_count();
@@ -238,7 +247,7 @@ void do_set(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
         FUZZ_CHECK(ec.category() == rule_category() || ec.category() == ntstatus_category() || !ec);
     } else {
         guarded_buffer copy(real_size);
-        if (real_size) std::memcpy(copy.data(), bytes.data(), real_size);
+        copy_into(copy, bytes);
         std::uint32_t const r2 = compat::trace_set_information(k2, session, cls, null_buffer ? nullptr : copy.data(), len);
         FUZZ_CHECK(r2 == r1);
     }
@@ -274,13 +283,10 @@ void do_query(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
     std::uint32_t const len = null_buffer && in.ConsumeBool() ? in.ConsumeIntegral<std::uint32_t>()
                                                                : in.ConsumeIntegralInRange<std::uint32_t>(0, 70000);
     std::size_t const real_size = null_buffer ? 0 : len;
-    auto bytes = in.ConsumeBytes<unsigned char>(real_size);
-    bytes.resize(real_size);
+    auto const bytes = draw_bytes(in, real_size);
     guarded_buffer buf(real_size), buf2(real_size);
-    if (real_size) {
-        std::memcpy(buf.data(), bytes.data(), real_size);
-        std::memcpy(buf2.data(), bytes.data(), real_size);
-    }
+    copy_into(buf, bytes);
+    copy_into(buf2, bytes);
     void* const info = null_buffer ? nullptr : buf.data();
 
     std::size_t const n1 = k1.request_count(), n2 = k2.request_count();
@@ -451,13 +457,10 @@ void do_current(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2, bool q
     std::uint32_t const len = null_buffer && in.ConsumeBool() ? in.ConsumeIntegral<std::uint32_t>()
                                                                : in.ConsumeIntegralInRange<std::uint32_t>(0, 600);
     std::size_t const real_size = null_buffer ? 0 : len;
-    auto bytes = in.ConsumeBytes<unsigned char>(real_size);
-    bytes.resize(real_size);
+    auto const bytes = draw_bytes(in, real_size);
     guarded_buffer buf(real_size), buf2(real_size);
-    if (real_size) {
-        std::memcpy(buf.data(), bytes.data(), real_size);
-        std::memcpy(buf2.data(), bytes.data(), real_size);
-    }
+    copy_into(buf, bytes);
+    copy_into(buf2, bytes);
     std::size_t const n1 = k1.request_count(), n2 = k2.request_count();
     std::uint32_t ret1 = sentinel, ret2 = sentinel;
     std::uint32_t r1;
