@@ -30,9 +30,8 @@ ETWCTL_BEGIN_NAMESPACE
 namespace detail {
 
 /// The requests of the classes later releases added (16-28; only compat::current accepts them), out of
-/// line (and out of the hot code: a few calls per session): raw_set / raw_query stay small enough to
-/// be inlined into the Windows 10 drop-in functions,
-/// whose release the compiler then folds (the classes below are never reached there).
+/// line and out of the hot code (a few calls per session), so that raw_set / raw_query stay small
+/// when inlined into the Windows 10 drop-in functions, which never reach these classes.
 template <kernel K>
 ETWCTL_COLD outcome raw_set_later(K& k, std::uint64_t session, direction_rules const& d, void const* info,
                                       std::uint32_t length) noexcept {
@@ -61,24 +60,28 @@ ETWCTL_COLD outcome raw_set_later(K& k, std::uint64_t session, direction_rules c
 template <kernel K>
 ETWCTL_COLD outcome raw_query_later(K& k, std::uint64_t session, direction_rules const& d, void* info,
                                         std::uint32_t length, std::uint32_t* return_length) noexcept {
+    auto const logger = stream_count_input(session);
+    void const* input = nullptr; // control_ulong, pmc_sessions: no input
+    std::uint32_t in_length = 0;
     switch (d.request) {
     case request_kind::control_ulong:
-    case request_kind::stream_count:
+    case request_kind::pmc_sessions:
+        break;
+    case request_kind::stream_count: // the session's logger id
+        input = &logger;
+        in_length = sizeof logger;
+        break;
     case request_kind::pmc_owners: // the caller's ETW_PMC_COUNTER_OWNERSHIP_STATUS goes in and comes back
-    case request_kind::pmc_sessions: {
-        auto const in = stream_count_input(session);
-        void const* input = d.request == request_kind::stream_count ? &in : d.request == request_kind::pmc_owners ? info : nullptr;
-        std::uint32_t const in_length = d.request == request_kind::stream_count ? static_cast<std::uint32_t>(sizeof in)
-                                        : d.request == request_kind::pmc_owners ? length
-                                                                                 : 0U;
-        std::size_t returned = 0;
-        auto const o = query_control(k, d.kernel_code, input, in_length, info, length, returned);
-        if (o.broken == rule::ok && return_length) *return_length = static_cast<std::uint32_t>(returned);
-        return o;
-    }
+        input = info;
+        in_length = length;
+        break;
     default:
         return broke(rule::query_class_not_supported);
     }
+    std::size_t returned = 0;
+    auto const o = query_control(k, d.kernel_code, input, in_length, info, length, returned);
+    if (o.broken == rule::ok && return_length) *return_length = static_cast<std::uint32_t>(returned);
+    return o;
 }
 
 /// TraceSetInformation for the classes `release` accepts: the row's rules, then its request.

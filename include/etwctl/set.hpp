@@ -92,18 +92,27 @@ concept guid_range = sized_contiguous<R> && (std::same_as<element_of<R>, guid> |
 template <class C>
 struct setter;
 
-/// The shared body of every list class: the count against the class's row (the rules SECHOST applies
-/// to the same list as a raw buffer), then the row's request, built from the typed elements.
+/// The count of a typed list against the class's row (the rules SECHOST applies to the same list as a
+/// raw buffer); a broken rule records the count and the limit as its context.
+template <class C>
+ETWCTL_INLINE_ALWAYS rule check_list_count(std::size_t n) noexcept {
+    constexpr direction_rules const& d = C::row.set;
+    rule const r = validate::check_count(d, n);
+    if (r != rule::ok) [[unlikely]]
+        (void)fail(r, n == 0 ? std::string_view("set<{name}>: an empty list; give 1 to {high}")
+                             : std::string_view("set<{name}>: {value} elements, the kernel accepts at most {high}"),
+                   C::name, n, 0, d.max_count);
+    return r;
+}
+
+/// The shared body of every list class: the count checked, then the row's request, built from the
+/// typed elements.
 template <class C, kernel K, class R>
 ETWCTL_INLINE_ALWAYS outcome send_list(K& k, session_handle session, R const& list) noexcept {
     constexpr direction_rules const& d = C::row.set;
     std::size_t const n = std::ranges::size(list);
-    if (rule r = validate::check_count(d, n); r != rule::ok) [[unlikely]] {
-        (void)fail(r, n == 0 ? std::string_view("set<{name}>: an empty list; give 1 to {high}")
-                             : std::string_view("set<{name}>: {value} elements, the kernel accepts at most {high}"),
-                   C::name, n, 0, d.max_count);
+    if (rule const r = check_list_count<C>(n); r != rule::ok) [[unlikely]]
         return broke(r);
-    }
     auto const* data = std::ranges::data(list);
     if constexpr (d.request == request_kind::hook_list) {
         if constexpr (is_hook_list<std::remove_cvref_t<R>>) return send_hook_list(k, d.kernel_code, session.value, list);

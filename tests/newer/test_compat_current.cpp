@@ -163,3 +163,32 @@ TEST_CASE("compat::current on an older Windows: ERROR_INVALID_FUNCTION") {
     std::uint32_t value = 0;
     CHECK(compat::current::trace_query_information(m.k, 0, 19, &value, 4, nullptr) == win32::invalid_function);
 }
+
+TEST_CASE("the headed buffer shape (16, 28): each rule the row names, and no read of a NULL head") {
+    direction_rules const& capture = traits_of(trace_info_class::periodic_capture_state_list).set;
+    direction_rules const& context = traits_of(trace_info_class::context_register).set;
+    REQUIRE(capture.shape == buffer_shape::headed);
+    REQUIRE(context.shape == buffer_shape::headed);
+    unsigned char head[8 + 17 * 16] = {};
+    auto with_count = [&](std::uint16_t n) {
+        std::memcpy(head + capture.count_at, &n, 2);
+        return static_cast<void const*>(head);
+    };
+    // 16: NULL with 0 clears; the head's count must match the length; at most 16 providers
+    CHECK(validate::check_buffer(capture, nullptr, 0) == rule::ok);
+    CHECK(validate::check_buffer(capture, head, 0) == rule::current_class_array_size);
+    CHECK(validate::check_buffer(capture, with_count(0), 7) == rule::current_class_array_size);
+    CHECK(validate::check_buffer(capture, with_count(0), 8) == rule::ok);
+    CHECK(validate::check_buffer(capture, with_count(2), 8 + 2 * 16) == rule::ok);
+    CHECK(validate::check_buffer(capture, with_count(2), 8 + 1 * 16) == rule::current_class_array_size);
+    CHECK(validate::check_buffer(capture, with_count(17), 8 + 17 * 16) == rule::periodic_capture_too_many);
+    CHECK(validate::check_buffer(capture, nullptr, 8 + 16) == rule::null_buffer_with_length); // the count is not read
+    // 28: a head of 8 bytes, then whole CLASSIC_EVENT_IDs, at most 8; no count in the head
+    std::vector<unsigned char> events(8 + 9 * 24, 0);
+    CHECK(validate::check_buffer(context, nullptr, 0) == rule::current_class_array_size);
+    CHECK(validate::check_buffer(context, events.data(), 8) == rule::ok);
+    CHECK(validate::check_buffer(context, events.data(), 8 + 8 * 24) == rule::ok);
+    CHECK(validate::check_buffer(context, events.data(), 8 + 8 * 24 + 1) == rule::current_class_array_size);
+    CHECK(validate::check_buffer(context, events.data(), 8 + 9 * 24) == rule::context_register_too_many);
+    CHECK(validate::check_buffer(context, nullptr, 8 + 24) == rule::null_buffer_with_length);
+}

@@ -301,16 +301,6 @@ std::error_code current_code(outcome o) noexcept {
     return to_error_code<C>(o);
 }
 
-/// The row's count rules for a typed list (rule, with the count and the limit as context).
-template <class C>
-rule check_list_count(std::size_t n) noexcept {
-    constexpr direction_rules const& d = C::row.set;
-    rule const r = validate::check_count(d, n);
-    if (r != rule::ok) [[unlikely]]
-        (void)fail(r, "set<{name}>: {value} elements, the kernel accepts at most {high}", C::name, n, 0, d.max_count);
-    return r;
-}
-
 /// TRACE_STACK_CACHING_INFO for class 24 or 26: the values inside the kernel's clamps, then the request.
 template <class C, kernel K>
 std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {

@@ -32,7 +32,6 @@ ETWCTL_INLINE_ALWAYS constexpr rule check_headed(direction_rules const& d, void 
     if (length == 0 && info == nullptr && d.empty == empty_policy::needs_null) return rule::ok; // NULL clears
     if (length < d.header_size) return d.size_rule;
     if (info == nullptr) return rule::null_buffer_with_length;
-    std::uint32_t const n = (length - d.header_size) / d.element_size;
     if (d.count_at >= 0) {
         auto const* head = static_cast<unsigned char const*>(info) + d.count_at;
         std::uint32_t const count = head[0] | static_cast<std::uint32_t>(head[1]) << 8; // USHORT, little-endian
@@ -40,7 +39,7 @@ ETWCTL_INLINE_ALWAYS constexpr rule check_headed(direction_rules const& d, void 
         return length == d.header_size + d.element_size * count ? rule::ok : d.size_rule;
     }
     if ((length - d.header_size) % d.element_size != 0) return d.size_rule;
-    return n > d.max_count ? d.too_many_rule : rule::ok;
+    return (length - d.header_size) / d.element_size > d.max_count ? d.too_many_rule : rule::ok;
 }
 
 /// SECHOST's checks of a raw (address, length) buffer for one direction of a class.

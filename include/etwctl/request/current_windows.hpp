@@ -70,13 +70,6 @@ inline constexpr std::uint32_t all = 0x7FF;
 inline constexpr std::uint8_t event_opcode = 0x20; ///< TRACE_LBR_EVENT_OPCODE: the LBR records' opcode
 } // namespace lbr
 
-/// ETW_CONTEXT_REGISTER_TYPES: the kernel accepts only both (3).
-namespace context_registers {
-inline constexpr std::uint32_t control = 0x1;
-inline constexpr std::uint32_t integer = 0x2;
-inline constexpr std::uint32_t both = control | integer;
-} // namespace context_registers
-
 /// ETW_PMC_COUNTER_OWNER_TYPE.
 enum class pmc_owner_type : std::uint32_t {
     free = 0,
@@ -85,77 +78,13 @@ enum class pmc_owner_type : std::uint32_t {
     tagged_with_source = 3,
 };
 
-// ---- the requests ----------------------------------------------------------------------------------
+// The requests themselves (kernel_stack_caching_request, ...) are in request/layouts.hpp with every
+// other request layout; the decoder and the simulated kernel read them there.
 
-/// NtTraceControl 0x25 head; Capacity GUIDs follow (only count are sent).
-template <std::size_t Capacity>
-struct kernel_periodic_capture_request {
-    std::uint32_t logger_id = 0;
-    std::uint32_t frequency_seconds = 0;
-    std::uint16_t provider_count = 0;
-    std::uint16_t reserved = 0;
-    guid providers[Capacity] = {};
-    static constexpr std::uint32_t length_for(std::size_t n) noexcept { return static_cast<std::uint32_t>(12 + 16 * n); }
-};
-static_assert(sizeof(kernel_periodic_capture_request<16>) == 12 + 16 * 16);
-
-/// NtTraceControl 0x29.
-struct kernel_binary_tracking_request {
-    std::uint32_t logger_id = 0;
-    std::uint8_t enable = 0;
-    std::uint8_t reserved[3] = {};
-};
-static_assert(sizeof(kernel_binary_tracking_request) == 8);
-
-/// NtTraceControl 0x2C input.
-struct kernel_stream_count_request {
-    std::uint16_t logger_id = 0;
-    std::uint8_t reserved[6] = {};
-};
-static_assert(sizeof(kernel_stream_count_request) == 8);
-
-/// SystemPerformanceTraceInformation 0x13.
-struct kernel_lbr_configuration_request {
-    kernel_request_header header{static_cast<std::uint32_t>(kernel_class::last_branch_configuration), 0, 0};
-    std::uint32_t options = 0;
-    std::uint32_t reserved = 0;
-};
-static_assert(sizeof(kernel_lbr_configuration_request) == 0x18);
-
-/// EVENT_TRACE_STACK_CACHING_INFORMATION (0x10 and 0x1A).
-struct kernel_stack_caching_request {
-    kernel_request_header header{};
-    std::uint8_t enabled = 0;
-    std::uint8_t reserved0[3] = {};
-    std::uint32_t cache_size = 0;
-    std::uint32_t bucket_count = 0;
-    std::uint32_t reserved1 = 0;
-};
-static_assert(sizeof(kernel_stack_caching_request) == 0x20);
-static_assert(offsetof(kernel_stack_caching_request, enabled) == 0x10);
-static_assert(offsetof(kernel_stack_caching_request, cache_size) == 0x14);
-static_assert(offsetof(kernel_stack_caching_request, bucket_count) == 0x18);
-
-/// SystemPerformanceTraceInformation 0x1B with room for the most hooks.
-struct kernel_context_register_request {
-    kernel_request_header header{static_cast<std::uint32_t>(kernel_class::context_register), 0, 0};
-    std::uint32_t register_types = context_registers::both;
-    std::uint32_t hooks[limits::max_context_register_events] = {};
-    static constexpr std::uint32_t length_for(std::size_t n) noexcept { return static_cast<std::uint32_t>(0x14 + 4 * n); }
-};
-static_assert(offsetof(kernel_context_register_request, hooks) == 0x14);
-
-/// ETW_PMC_COUNTER_OWNERSHIP_STATUS head and one ETW_PMC_COUNTER_OWNER.
-inline constexpr std::size_t pmc_owners_head_size = 8;
-inline constexpr std::size_t pmc_owner_record_size = 12;
-/// ETW_PMC_SESSION_INFO head.
-inline constexpr std::size_t pmc_session_head_size = 16;
 
 // ---- the encoders ---------------------------------------------------------------------------------------
 
 namespace detail {
-
-constexpr std::uint32_t logger_of(std::uint64_t session) noexcept { return static_cast<std::uint32_t>(session & 0xFFFFU); }
 
 /// request_kind::periodic_capture: count (<= 16) GUIDs from `guids` (any alignment); 0 clears.
 template <kernel K>
@@ -230,7 +159,7 @@ outcome query_control(K& k, std::uint32_t code, void const* in, std::uint32_t in
 /// request_kind::stream_count's input: the session's logger id.
 constexpr kernel_stream_count_request stream_count_input(std::uint64_t session) noexcept {
     kernel_stream_count_request r{};
-    r.logger_id = static_cast<std::uint16_t>(session & 0xFFFFU);
+    r.logger_id = static_cast<std::uint16_t>(logger_of(session));
     return r;
 }
 

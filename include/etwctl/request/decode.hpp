@@ -94,6 +94,25 @@ struct decoded_request {
 };
 
 namespace detail {
+/// Where the fields of the requests of classes 16-28 are: read from their layouts (request/layouts.hpp).
+namespace at {
+template <class T>
+constexpr std::uint32_t size = static_cast<std::uint32_t>(sizeof(T));
+using capture = kernel_periodic_capture_request<1>;
+inline constexpr std::uint32_t capture_frequency = offsetof(capture, frequency_seconds);
+inline constexpr std::uint32_t capture_count = offsetof(capture, provider_count);
+inline constexpr std::uint32_t capture_reserved = offsetof(capture, reserved);
+inline constexpr std::uint32_t capture_guids = offsetof(capture, providers);
+inline constexpr std::uint32_t tracking_enable = offsetof(kernel_binary_tracking_request, enable);
+inline constexpr std::uint32_t lbr_options = offsetof(kernel_lbr_configuration_request, options);
+inline constexpr std::uint32_t cache_enabled = offsetof(kernel_stack_caching_request, enabled);
+inline constexpr std::uint32_t cache_size = offsetof(kernel_stack_caching_request, cache_size);
+inline constexpr std::uint32_t cache_buckets = offsetof(kernel_stack_caching_request, bucket_count);
+inline constexpr std::uint32_t cache_tail = offsetof(kernel_stack_caching_request, reserved1);
+inline constexpr std::uint32_t context_types = offsetof(kernel_context_register_request, register_types);
+inline constexpr std::uint32_t context_hooks = offsetof(kernel_context_register_request, hooks);
+} // namespace at
+
 /// Whether a request kind is an NtTraceControl call (its kernel_code a function code) rather than a
 /// SystemPerformanceTraceInformation class.
 constexpr bool is_trace_control(request_kind k) noexcept {
@@ -157,20 +176,21 @@ inline decoded_request decode_request(kernel_function f, std::uint32_t code, std
             }
             break;
         case request_kind::periodic_capture: // {LoggerId; Frequency; USHORT Count; USHORT 0; GUID[Count]}
-            r.first = 12;
-            r.element_size = 16;
+            r.first = detail::at::capture_guids;
+            r.element_size = sizeof(guid);
             r.trace_handle = r.u32(0);
-            r.count = n >= 12 ? (n - 12) / 16 : 0;
-            r.well_formed = n >= 12 && (n - 12) % 16 == 0 && (r.u32(8) & 0xFFFFU) == r.count;
+            r.count = n >= r.first ? (n - r.first) / sizeof(guid) : 0;
+            r.well_formed = n >= r.first && (n - r.first) % sizeof(guid) == 0 &&
+                            (r.u32(detail::at::capture_count) & 0xFFFFU) == r.count;
             break;
         case request_kind::binary_tracking: // {LoggerId; UCHAR Enable; 3 bytes}
             r.trace_handle = r.u32(0);
-            r.well_formed = n == 8;
+            r.well_formed = n == detail::at::size<kernel_binary_tracking_request>;
             break;
         case request_kind::stream_count: // {USHORT LoggerId; 6 bytes}
             r.query = true;
             r.trace_handle = r.u32(0) & 0xFFFFU;
-            r.well_formed = n == 8;
+            r.well_formed = n == detail::at::size<kernel_stream_count_request>;
             break;
         case request_kind::control_ulong:
         case request_kind::pmc_sessions:
@@ -179,7 +199,7 @@ inline decoded_request decode_request(kernel_function f, std::uint32_t code, std
             break;
         case request_kind::pmc_owners: // the caller's buffer, in and out
             r.query = true;
-            r.well_formed = n >= 8;
+            r.well_formed = n >= pmc_owners_head_size;
             break;
         default:
             break;
@@ -205,12 +225,13 @@ inline decoded_request decode_request(kernel_function f, std::uint32_t code, std
     case request_kind::stack_caching:     // {head; BOOLEAN Enabled; 3 bytes; CacheSize; BucketCount; 4 bytes}
         if (n < sizeof(kernel_request_header)) break;
         r.trace_handle = r.u64(8);
-        r.well_formed = n == (r.kind == request_kind::stack_caching ? 0x20U : 0x18U);
+        r.well_formed = n == (r.kind == request_kind::stack_caching ? detail::at::size<kernel_stack_caching_request>
+                                                                    : detail::at::size<kernel_lbr_configuration_request>);
         break;
     case request_kind::context_register: // {head; RegisterTypes; ULONG HookId[n]}
-        if (n < sizeof(kernel_request_header) + 4) break;
+        if (n < detail::at::context_hooks) break;
         r.trace_handle = r.u64(8);
-        r.first = sizeof(kernel_request_header) + 4;
+        r.first = detail::at::context_hooks;
         r.element_size = 4;
         r.count = (n - r.first) / 4;
         r.well_formed = (n - r.first) % 4 == 0;
@@ -255,17 +276,20 @@ void for_each_field(decoded_request const& r, Visit&& visit) {
         } else if (r.kind == request_kind::disallow_list) {
             field(0, 8, field_kind::trace_handle, 0, r.u64(0));
         } else if (r.kind == request_kind::periodic_capture) {
+            namespace at = detail::at;
             field(0, 4, field_kind::logger, 0, r.u32(0));
-            field(4, 4, field_kind::frequency, 0, r.u32(4));
-            field(8, 2, field_kind::element_count, 0, r.u32(8) & 0xFFFFU);
-            field(10, 2, field_kind::spare, 0, r.u32(8) >> 16);
-            for (std::uint32_t i = 0; i < r.count; ++i) field(12 + 16 * i, 16, field_kind::guid_entry, i, r.u64(12 + 16 * i));
-            rest(static_cast<std::uint32_t>(12 + 16 * r.count), field_kind::unknown);
+            field(at::capture_frequency, 4, field_kind::frequency, 0, r.u32(at::capture_frequency));
+            field(at::capture_count, 2, field_kind::element_count, 0, r.u32(at::capture_count) & 0xFFFFU);
+            field(at::capture_reserved, 2, field_kind::spare, 0, r.u32(at::capture_count) >> 16);
+            for (std::uint32_t i = 0; i < r.count; ++i)
+                field(at::capture_guids + 16 * i, 16, field_kind::guid_entry, i, r.u64(at::capture_guids + 16 * i));
+            rest(static_cast<std::uint32_t>(at::capture_guids + 16 * r.count), field_kind::unknown);
         } else if (r.kind == request_kind::binary_tracking) {
+            namespace at = detail::at;
             field(0, 4, field_kind::logger, 0, r.u32(0));
-            field(4, 1, field_kind::flag, 0, r.u32(4) & 0xFFU);
-            field(5, 3, field_kind::spare, 0, r.u32(4) >> 8);
-            rest(8, field_kind::unknown);
+            field(at::tracking_enable, 1, field_kind::flag, 0, r.u32(at::tracking_enable) & 0xFFU);
+            field(at::tracking_enable + 1, 3, field_kind::spare, 0, r.u32(at::tracking_enable) >> 8);
+            rest(at::size<kernel_binary_tracking_request>, field_kind::unknown);
         } else if (r.kind == request_kind::stream_count) {
             field(0, 2, field_kind::logger, 0, r.u32(0) & 0xFFFFU);
             rest(2, field_kind::spare);
@@ -299,22 +323,23 @@ void for_each_field(decoded_request const& r, Visit&& visit) {
         rest(16, field_kind::output);
         return;
     }
+    namespace at = detail::at;
     switch (r.kind) {
     case request_kind::lbr_configuration:
-        field(16, 4, field_kind::options, 0, r.u32(16));
-        rest(20, field_kind::spare);
+        field(at::lbr_options, 4, field_kind::options, 0, r.u32(at::lbr_options));
+        rest(at::lbr_options + 4, field_kind::spare);
         return;
     case request_kind::stack_caching:
-        field(16, 1, field_kind::flag, 0, r.u32(16) & 0xFFU);
-        field(17, 3, field_kind::spare, 0, r.u32(16) >> 8);
-        field(20, 4, field_kind::cache_size, 0, r.u32(20));
-        field(24, 4, field_kind::bucket_count, 0, r.u32(24));
-        rest(28, field_kind::spare);
+        field(at::cache_enabled, 1, field_kind::flag, 0, r.u32(at::cache_enabled) & 0xFFU);
+        field(at::cache_enabled + 1, 3, field_kind::spare, 0, r.u32(at::cache_enabled) >> 8);
+        field(at::cache_size, 4, field_kind::cache_size, 0, r.u32(at::cache_size));
+        field(at::cache_buckets, 4, field_kind::bucket_count, 0, r.u32(at::cache_buckets));
+        rest(at::cache_tail, field_kind::spare);
         return;
     case request_kind::context_register:
-        field(16, 4, field_kind::register_types, 0, r.u32(16));
-        for (std::uint32_t i = 0; i < r.count; ++i) field(20 + 4 * i, 4, field_kind::hook, i, r.element(i));
-        rest(static_cast<std::uint32_t>(20 + 4 * r.count), field_kind::unknown);
+        field(at::context_types, 4, field_kind::register_types, 0, r.u32(at::context_types));
+        for (std::uint32_t i = 0; i < r.count; ++i) field(at::context_hooks + 4 * i, 4, field_kind::hook, i, r.element(i));
+        rest(static_cast<std::uint32_t>(at::context_hooks + 4 * r.count), field_kind::unknown);
         return;
     default:
         break;

@@ -90,6 +90,9 @@ std::int32_t query_system_information(K& k, void* request, std::uint32_t length,
     return k.nt_query_system_information(system_performance_trace_information, request, length, returned);
 }
 
+/// The logger id a session handle names (its low 16 bits), as the NtTraceControl requests carry it.
+constexpr std::uint32_t logger_of(std::uint64_t session) noexcept { return static_cast<std::uint32_t>(session & 0xFFFFU); }
+
 /// A caller's length at the kernel boundary: a ULONG; more than 4 GiB - 1 is offered as 4 GiB - 1.
 constexpr std::uint32_t kernel_length(std::size_t n) noexcept {
     return n > 0xFFFFFFFFU ? 0xFFFFFFFFU : static_cast<std::uint32_t>(n);
@@ -195,7 +198,7 @@ ETWCTL_INLINE_ALWAYS outcome query_interval(K& k, std::uint32_t source, std::uin
 template <kernel K>
 outcome send_disallow_list(K& k, std::uint64_t session, void const* guids, std::size_t count) noexcept {
     kernel_disallow_list_request<limits::max_disallow_list> req;
-    req.logger_id = static_cast<std::uint32_t>(session & 0xFFFFU);
+    req.logger_id = logger_of(session);
     req.count = static_cast<std::uint32_t>(count);
     if (count != 0) std::memcpy(req.guids, guids, 16 * count);
     std::uint32_t returned = 0;

@@ -106,8 +106,9 @@ public:
         if (c == static_cast<std::uint32_t>(kernel_class::last_branch_configuration))
             return length == sizeof(kernel_lbr_configuration_request) ? ntstatus::success : ntstatus::info_length_mismatch;
         if (c == static_cast<std::uint32_t>(kernel_class::context_register)) {
-            if (length < 0x14 || (length - 0x14) % 4 != 0) return ntstatus::info_length_mismatch;
-            return (length - 0x14) / 4 > limits::max_context_register_events ? ntstatus::invalid_parameter : ntstatus::success;
+            if (length < context_hooks_at || (length - context_hooks_at) % 4 != 0) return ntstatus::info_length_mismatch;
+            return (length - context_hooks_at) / 4 > limits::max_context_register_events ? ntstatus::invalid_parameter
+                                                                                          : ntstatus::success;
         }
         // last-branch event list
         if ((length - sizeof(kernel_request_header)) % 4 != 0) return ntstatus::info_length_mismatch;
@@ -121,15 +122,16 @@ public:
         if (c == static_cast<std::uint32_t>(kernel_class::stack_caching) ||
             c == static_cast<std::uint32_t>(kernel_class::unified_stack_caching)) {
             stack_cache& s = c == static_cast<std::uint32_t>(kernel_class::stack_caching) ? l.classic : l.unified;
-            if (p[0x10] == 0) return ntstatus::not_supported;
+            auto const r = detail::load<kernel_stack_caching_request>(p); // the length was checked: system_shape
+            if (r.enabled == 0) return ntstatus::not_supported;
             if (s.enabled) return ntstatus::wmi_already_enabled;
             s.enabled = true;
-            s.cache_size = clamp(load32(p, 0x14), limits::stack_cache_min_bytes, limits::stack_cache_max_bytes);
-            s.bucket_count = clamp(load32(p, 0x18), limits::stack_cache_min_buckets, limits::stack_cache_max_buckets);
+            s.cache_size = clamp(r.cache_size, limits::stack_cache_min_bytes, limits::stack_cache_max_bytes);
+            s.bucket_count = clamp(r.bucket_count, limits::stack_cache_min_buckets, limits::stack_cache_max_buckets);
             return ntstatus::success;
         }
         if (c == static_cast<std::uint32_t>(kernel_class::last_branch_configuration)) {
-            std::uint32_t const options = load32(p, 0x10);
+            std::uint32_t const options = detail::load<kernel_lbr_configuration_request>(p).options;
             if ((options & 3U) == 3U) return ntstatus::invalid_parameter;
             l.lbr_configured = true;
             l.lbr_options = options;
@@ -137,10 +139,11 @@ public:
         }
         if (c == static_cast<std::uint32_t>(kernel_class::context_register)) {
             if (!privilege) return ntstatus::privilege_not_held;
-            if (load32(p, 0x10) != context_registers::both) return ntstatus::invalid_parameter;
+            if (load32(p, offsetof(kernel_context_register_request, register_types)) != context_registers::both)
+                return ntstatus::invalid_parameter;
             l.context_register_types = context_registers::both;
-            l.context_hook_count = (length - 0x14) / 4;
-            std::memcpy(l.context_hooks, p + 0x14, 4 * l.context_hook_count);
+            l.context_hook_count = (length - context_hooks_at) / 4;
+            std::memcpy(l.context_hooks, p + context_hooks_at, 4 * l.context_hook_count);
             return ntstatus::success;
         }
         l.lbr_event_count = (length - sizeof(kernel_request_header)) / 4;
@@ -164,24 +167,26 @@ public:
         auto const* p = static_cast<unsigned char const*>(in);
         switch (code) {
         case trace_control::periodic_capture_state: {
-            if (in == nullptr || in_length < 12) return ntstatus::invalid_parameter;
-            std::uint16_t count;
-            std::memcpy(&count, p + 8, 2);
+            using capture = kernel_periodic_capture_request<1>;
+            constexpr std::uint32_t head = offsetof(capture, providers);
+            if (in == nullptr || in_length < head) return ntstatus::invalid_parameter;
+            auto const count = detail::load<std::uint16_t>(p, offsetof(capture, provider_count));
             if (count > limits::max_periodic_capture_providers) return ntstatus::invalid_parameter;
-            if (in_length != 12U + 16U * count) return ntstatus::invalid_parameter;
-            auto const id = static_cast<std::uint16_t>(load32(p, 0));
+            if (in_length != capture::length_for(count)) return ntstatus::invalid_parameter;
+            auto const id = static_cast<std::uint16_t>(load32(p, offsetof(capture, logger_id)));
             if (!k.logger_exists(id)) return ntstatus::wmi_instance_not_found;
             logger& l = loggers_[slot(id)];
-            l.capture_frequency = load32(p, 4);
+            l.capture_frequency = load32(p, offsetof(capture, frequency_seconds));
             l.capture_provider_count = count;
-            std::memcpy(l.capture_providers, p + 12, 16U * count);
+            std::memcpy(l.capture_providers, p + head, sizeof(guid) * count);
             return ntstatus::success;
         }
         case trace_control::provider_binary_tracking: {
-            if (in == nullptr || in_length < 8) return ntstatus::invalid_parameter;
-            auto const id = static_cast<std::uint16_t>(load32(p, 0));
+            if (in == nullptr || in_length < sizeof(kernel_binary_tracking_request)) return ntstatus::invalid_parameter;
+            auto const r = detail::load<kernel_binary_tracking_request>(p);
+            auto const id = static_cast<std::uint16_t>(r.logger_id);
             if (!k.logger_exists(id)) return ntstatus::wmi_instance_not_found;
-            loggers_[slot(id)].binary_tracking = p[4] != 0;
+            loggers_[slot(id)].binary_tracking = r.enable != 0;
             return ntstatus::success;
         }
         case trace_control::max_loggers:
@@ -189,9 +194,8 @@ public:
         case trace_control::max_pmc_counters:
             return reply32(k.max_pmc_counters(), out, out_length, returned);
         case trace_control::stream_count: {
-            if (in == nullptr || in_length != 8) return ntstatus::invalid_parameter;
-            std::uint16_t id;
-            std::memcpy(&id, p, 2);
+            if (in == nullptr || in_length != sizeof(kernel_stream_count_request)) return ntstatus::invalid_parameter;
+            std::uint16_t const id = detail::load<kernel_stream_count_request>(p).logger_id;
             if (!k.logger_exists(id)) return ntstatus::wmi_instance_not_found;
             return reply32(processors, out, out_length, returned);
         }
@@ -270,6 +274,7 @@ private:
         return id == limits::kernel_logger_id || id == 0 ? 64 : (id < 64 ? id : 64);
     }
     static std::uint32_t load32(void const* p, std::size_t off) noexcept { return detail::load<std::uint32_t>(p, off); }
+    static constexpr std::uint32_t context_hooks_at = offsetof(kernel_context_register_request, hooks);
     static void store32(void* p, std::size_t off, std::uint32_t v) noexcept { detail::store(p, off, v); }
     static constexpr std::uint32_t clamp(std::uint32_t v, std::uint32_t lo, std::uint32_t hi) noexcept {
         return v < lo ? lo : v > hi ? hi : v;

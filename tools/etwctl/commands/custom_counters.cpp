@@ -27,10 +27,7 @@ namespace {
 /// Hexadecimal, with or without 0x (the manuals' and event lists' spelling: 24 = 0x24), within max.
 bool parse_hex_field(std::string_view s, std::uint64_t max, std::uint64_t& out) {
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
-    if (s.empty() || s.size() > 8) return false;
-    for (char c : s)
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
-    return parse_uint("0x" + std::string(s), max, out);
+    return !s.empty() && s.size() <= 8 && parse_uint("0x" + std::string(s), max, out); // parse_uint checks the digits
 }
 
 struct counter_spec {
