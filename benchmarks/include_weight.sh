@@ -3,7 +3,7 @@
 # header, measured in one run (scripts/bench.sh calls it; its output goes into the table).
 #
 # For each public header H (the umbrella etwctl/etwctl.hpp and every header under include/etwctl except
-# detail/, testing/, sim/ and the forwarding headers of old paths), two one-line TUs:
+# detail/ and testing/), two one-line TUs:
 #   etwctl   #include <H>
 #   std      the standard and GSL headers H needs: the `#include <...>` lines of every etwctl header in
 #            H's include closure (as the compiler resolves it), and nothing else
@@ -17,10 +17,7 @@ mkdir -p "$work"
 
 # BENCH_HEADERS (space-separated, e.g. "etwctl/etwctl.hpp etwctl/set.hpp") limits the list.
 headers=${BENCH_HEADERS:-}
-[ -n "$headers" ] || headers=$(cd "$root/include" && find etwctl -name '*.hpp' ! -path 'etwctl/detail/*' ! -path 'etwctl/testing/*' \
-    ! -path 'etwctl/sim/*' | sort | while read -r h; do
-        grep -q 'moved to etwctl/' "$h" || echo "$h"
-    done)
+[ -n "$headers" ] || headers=$(cd "$root/include" && find etwctl -name '*.hpp' ! -path 'etwctl/detail/*' ! -path 'etwctl/testing/*' | sort)
 
 # best_ms <compiler> <file> <mode flag>: lowest CPU time (ms) of `runs` compilations.
 best_ms() {

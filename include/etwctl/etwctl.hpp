@@ -8,7 +8,7 @@
 //   classes/               THE information-class table: every class, its rules and its kernel request
 //   request/               the request layer: the kernel's buffers byte for byte, SECHOST's checks,
 //                          encoding and decoding (shared by typed, compat, the tool and the tests)
-//   kernel/, kernel.hpp, native_kernel.hpp   the kernel layer: the concept (six calls) and native_kernel
+//   kernel/                the kernel layer: the concept (six calls) and native_kernel
 //   error.hpp, rules.hpp, status_codes.hpp   one error model: rules, Win32 / NTSTATUS / HRESULT, result<T>
 //   types.hpp, guid.hpp, group_mask.hpp, hook_list.hpp, enable_context.hpp, provider_traits.hpp,
 //   profile_source_list.hpp              the value types

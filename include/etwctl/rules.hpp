@@ -4,7 +4,7 @@
 // Windows returns when it breaks (the compat layer returns that number) and a sentence naming it
 // (the typed layer returns it as a std::error_code in etwctl::rule_category(), whose message is that
 // sentence and which compares equal to the Win32 error condition). One enumerator per rule; the
-// checks in validation.hpp return these, so compat and typed share one implementation of each rule.
+// checks in request/checks.hpp return these, so compat and typed share one implementation of each rule.
 // docs/errors.md lists the same table and a test keeps the two in step.
 #pragma once
 

@@ -272,7 +272,7 @@ struct setter<disallow_list> {
     }
 };
 
-/// EventSetInformation through the kernel layer, after NTDLL's checks (validation.hpp).
+/// EventSetInformation through the kernel layer, after NTDLL's checks (request/checks.hpp).
 template <kernel K>
 std::error_code event_set(K& k, registration_handle reg, event_info_class c, void const* info, std::uint32_t length) noexcept {
     auto const cls = static_cast<std::uint32_t>(c);

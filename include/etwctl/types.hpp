@@ -103,7 +103,7 @@ constexpr std::uint8_t event_type_of(E const& e) noexcept {
     else return static_cast<std::uint8_t>(e.Type);
 }
 
-/// KPROFILE_SOURCE. 0x00..0x18 are named (profile_sources.hpp has the names); values above
+/// KPROFILE_SOURCE. 0x00..0x18 are named (names/sources.hpp has the names); values above
 /// ProfileMaximum are processor-specific (HAL/CPU dependent) and are just as valid here.
 enum class profile_source : std::uint32_t {
     time = 0x00,

@@ -1,4 +1,4 @@
-// Fuzz harness: run-time parsing of stack-walk names and kernel-flag strings (parse.hpp).
+// Fuzz harness: run-time parsing of stack-walk names and kernel-flag strings (names/parse.hpp).
 //  - arbitrary text (in an exactly-sized buffer with poisoned surroundings) into an output span of
 //    fuzzed capacity (also guarded): never out of bounds; an error locates a range inside the text;
 //    count never exceeds the capacity (nor 256); parsed ids are distinct;

@@ -53,7 +53,7 @@ void mask_cell(group_mask const& m) {
 
 void events() {
     put("## Kernel events (stack-walk names)\n\n");
-    put("Source: `include/etwctl/kernel_events.hpp`. Hook id = (group << 8) | type. Names are matched "
+    put("Source: `include/etwctl/names/events.hpp`. Hook id = (group << 8) | type. Names are matched "
         "case-insensitively; `stack_walk<\"...\">` and `parse_stack_walk` also accept a hook id as `0x` + 1..4 hex "
         "digits. *alias*: a second name for the hook of the row above it; *inferred name*: no source gives this "
         "name, etwctl chose one in xperf's style; *inferred flag*: the enabling flag is etwctl's reading of a "
@@ -96,7 +96,7 @@ void events() {
 
 void xperf_flags() {
     put("## Kernel flags (xperf names)\n\n");
-    put("Source: `include/etwctl/perf_flags.hpp`. `kernel_flags<\"...\">` and `parse_kernel_flags` combine "
+    put("Source: `include/etwctl/names/flags.hpp`. `kernel_flags<\"...\">` and `parse_kernel_flags` combine "
         "names as a set union over the 8 masks. They also accept PERF_* names, a PERF value as `0x` + 1..8 hex "
         "digits and raw mask bits as `mask<i>:0x<hex>`; `format_kernel_flags` writes these names (first row "
         "first) and any other bits as PERF values. *inferred*: value matched to the name by name only.\n\n");
@@ -172,7 +172,7 @@ void enable_flags() {
 }
 
 void sources() {
-    put("## Profile sources (KPROFILE_SOURCE)\n\nSource: `include/etwctl/profile_sources.hpp`. "
+    put("## Profile sources (KPROFILE_SOURCE)\n\nSource: `include/etwctl/names/sources.hpp`. "
         "`profile_source_by_name` accepts both names (case-insensitive); `name_of` returns the short one. "
         "Sources above ProfileMaximum are processor-specific: the names are one Intel machine's and the HAL "
         "decides; query the machine's list to be sure.\n\n");

@@ -51,7 +51,7 @@ static_assert(kernel_event_name(hook_id{0x0F2E}) == "Profile");
 static_assert(kernel_event_name(hook_id{0x0524}) == "CSwitch");
 static_assert(kernel_event_name(hook_id{0x140A}).empty(), "ImageLoadGuid + 10 is not what the kernel logs");
 
-// Every row's classic GUID + type goes through SECHOST's translation (kernel_groups.hpp) to its hook.
+// Every row's classic GUID + type goes through SECHOST's translation (names/groups.hpp) to its hook.
 constexpr bool classic_ids_round_trip() {
     for (auto const& e : kernel_event_table) {
         auto const h = hook_id_of(e.classic_id());

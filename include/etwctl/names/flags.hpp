@@ -1,6 +1,6 @@
 // etwctl/names/flags.hpp - every PERFINFO_GROUPMASK flag by name: the PERF_* values, the documented
 // EVENT_TRACE_FLAG_* bits of Masks[0], and xperf's kernel-flag names (PROC_THREAD, LOADER, PROFILE, ...)
-// as group_masks. One table per naming scheme; everything else (parse.hpp, kernel_events.hpp, the
+// as group_masks. One table per naming scheme; everything else (names/parse.hpp, names/events.hpp, the
 // generated docs/reference.md) reads these tables, so a value is written down exactly once.
 //
 // A PERF_* value is a mask index (bits 29-31) plus bits (0-28) - see group_mask.hpp. Combining flags

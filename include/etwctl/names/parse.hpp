@@ -9,8 +9,8 @@
 //
 // Syntax (both lists): names separated by '+'; blanks around a name are ignored; names are matched
 // case-insensitively (ASCII), at compile time and at run time alike. An empty text is an empty list.
-//   stack walk:   event names from kernel_events.hpp, or a hook id as 0x + 1..4 hex digits (0x0524).
-//   kernel flags: xperf flag names (perf_flags.hpp), PERF_* names, a PERF value as 0x + 1..8 hex digits
+//   stack walk:   event names from names/events.hpp, or a hook id as 0x + 1..4 hex digits (0x0524).
+//   kernel flags: xperf flag names (names/flags.hpp), PERF_* names, a PERF value as 0x + 1..8 hex digits
 //                 (0x20000002: mask index in bits 29-31), or raw bits of one mask as mask<i>:0x<hex>
 //                 (for bits 29-31 of a mask, which a PERF value cannot carry).
 // Errors (rules.hpp): parse_empty_name (stray '+'), parse_unknown_name (with the nearest known name

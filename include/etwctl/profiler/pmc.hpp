@@ -22,7 +22,7 @@
 //  5. query_group_mask      query<system_trace_enable_flags>: also proves the session exists and is a
 //                           system logger (the kernel refuses the query otherwise); always runs
 //  6. check_event_groups    each event's enabling PERF_* flag on (rule::pmc_event_group_not_enabled),
-//                           from kernel_events.hpp's table (enabling_flag); events without a known
+//                           from names/events.hpp's table (enabling_flag); events without a known
 //                           flag are not refused (the library cannot know)
 //  7. set_intervals         the requested intervals (machine-global; captured first)
 //  8. set_counter_list      TracePmcCounterListInfo
@@ -331,7 +331,7 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
     if (!mask) return pmc_fail_kernel(r, pmc_step::query_group_mask, mask.error()), r;
     if (options.check_event_groups) {
         for (std::size_t i = 0; i < events.size(); ++i) {
-            auto const flag = enabling_flag(events[i]); // kernel_events.hpp's event table
+            auto const flag = enabling_flag(events[i]); // names/events.hpp's event table
             if (flag && !mask->enables(*flag)) {
                 pmc_fail(r, pmc_step::check_event_groups, pmc_condition::group_not_enabled,
                          rule::pmc_event_group_not_enabled, i);

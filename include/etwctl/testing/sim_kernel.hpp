@@ -600,7 +600,7 @@ private:
             if (l->pmc_events_set) return ntstatus::wmi_already_enabled;
             // model choice: events whose group is off in the logger's group mask are accepted, as we
             // believe the kernel does (the flags may be turned on later; the events then simply never
-            // carry counters). setup_pmc (pmc.hpp) refuses them before the call instead.
+            // carry counters). setup_pmc (profiler/pmc.hpp) refuses them before the call instead.
             std::memcpy(l->pmc_events, ids, 4 * n);
             l->pmc_event_count = n;
             l->pmc_events_set = true;
