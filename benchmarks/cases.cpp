@@ -14,8 +14,8 @@
 #include "etwctl/enable_context.hpp"
 #include "etwctl/hook_list.hpp"
 #include "etwctl/names/groups.hpp"
-#include "etwctl/query.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/query.hpp"
+#include "etwctl/typed/set.hpp"
 
 #define ETWCTL_BENCH_FN [[gnu::noinline]]
 

@@ -15,7 +15,7 @@ root=$1 work=$2 runs=$3
 shift 3
 mkdir -p "$work"
 
-# BENCH_HEADERS (space-separated, e.g. "etwctl/etwctl.hpp etwctl/set.hpp") limits the list.
+# BENCH_HEADERS (space-separated, e.g. "etwctl/etwctl.hpp etwctl/typed/set.hpp") limits the list.
 headers=${BENCH_HEADERS:-}
 [ -n "$headers" ] || headers=$(cd "$root/include" && find etwctl -name '*.hpp' ! -path 'etwctl/detail/*' ! -path 'etwctl/testing/*' | sort)
 

@@ -24,7 +24,7 @@ int main() {
 }
 #else
 #include "etwctl/hook_list.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/set.hpp"
 
 int main() {
     constexpr etwctl::hook_list<3> hooks{etwctl::hook_id{0x0524}, etwctl::hook_id{0x0532}, etwctl::hook_id{0x0F2E}};

@@ -6,7 +6,7 @@
 // A thin face over the class table and the request layer: the row of the class
 // (classes/info_classes.hpp) says whether the release accepts it, its session rule and its buffer rules
 // (request/checks.hpp); its request kind picks the encoder (request/encode.hpp). The typed API
-// (set.hpp / query.hpp) uses the same rows and encoders directly; neither face calls the other.
+// (typed/set.hpp / typed/query.hpp) uses the same rows and encoders directly; neither face calls the other.
 #pragma once
 
 #include <concepts>

@@ -2,7 +2,7 @@
 // opt-in, etwctl/testing/sim_kernel.hpp and etwctl/testing/hostile_kernel.hpp).
 //
 // Where things are (each header compiles on its own; docs/architecture.md walks one call through them):
-//   set.hpp, query.hpp     the typed API: set<InfoClass>(kernel, ...), query<InfoClass>(kernel, ...)
+//   typed/                 the typed API: set<InfoClass>(kernel, ...), query<InfoClass>(kernel, ...)
 //   compat.hpp             the drop-in functions: TraceSetInformation, TraceQueryInformation,
 //                          EtwGetTraceEnableFlags, TraceLoggingSetInformation with Windows' semantics
 //   classes/               THE information-class table: every class, its rules and its kernel request
@@ -39,8 +39,8 @@
 #include "etwctl/names/sources.hpp"
 #include "etwctl/names/parse.hpp"
 #include "etwctl/compat.hpp"
-#include "etwctl/set.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/set.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/classes/current_windows.hpp"
 #include "etwctl/compat_current.hpp"
 #include "etwctl/profiler/stack_walk_set.hpp"

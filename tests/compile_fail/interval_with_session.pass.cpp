@@ -2,7 +2,7 @@
 #include <array>
 #include <cstdint>
 
-#include "etwctl/set.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 
 int main() {

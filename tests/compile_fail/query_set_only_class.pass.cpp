@@ -2,7 +2,7 @@
 #include <array>
 #include <cstdint>
 
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 
 int main() {

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/names/sources.hpp"
 
 #include "names.hpp"

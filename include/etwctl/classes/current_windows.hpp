@@ -43,11 +43,11 @@
 #include "etwctl/guid.hpp"
 #include "etwctl/hook_list.hpp"
 #include "etwctl/kernel/concept.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/request/current_windows.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/rules.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE

@@ -8,7 +8,7 @@
 //     the rule (and so the Win32 error) each size check breaks, and the kernel request it becomes
 //     (request kind + EVENT_TRACE_INFORMATION_CLASS or NtTraceControl code).
 // request/checks.hpp turns a row into SECHOST's buffer checks (compat) and count checks (typed);
-// request/encode.hpp has one encoder per request kind; compat.hpp, set.hpp and query.hpp dispatch on
+// request/encode.hpp has one encoder per request kind; compat.hpp, typed/set.hpp and typed/query.hpp dispatch on
 // the row; docs/reference.md and the tool's `list classes` print it. Adding a class: one row here, its
 // tag below, its encoder if the request kind is new, its tests (docs/architecture.md).
 #pragma once
@@ -341,7 +341,7 @@ constexpr bool query_supported(std::uint32_t c, windows_release release = window
 
 // ---------------------------------------------------------------------------------------------
 // Tags for the typed API: etwctl::set<stack_tracing>(...), etwctl::query<version>(...).
-// Each names its class; the signatures live in set.hpp / query.hpp.
+// Each names its class; the signatures live in typed/set.hpp / typed/query.hpp.
 
 /// A tag names its class; what it can do (settable / queryable) and its row come from the table.
 template <trace_info_class C>

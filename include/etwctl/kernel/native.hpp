@@ -17,8 +17,8 @@
 #include "etwctl/detail/lazy_export.hpp"
 #include "etwctl/detail/windows_syscalls.hpp"
 #include "etwctl/kernel/concept.hpp"
-#include "etwctl/query.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/query.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/status_codes.hpp"
 
 ETWCTL_BEGIN_NAMESPACE

@@ -47,7 +47,7 @@
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/profile_source_list.hpp"
 #include "etwctl/profiler/guards.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/request/custom_counters.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/rules.hpp"

@@ -40,9 +40,9 @@
 #include "etwctl/error.hpp"
 #include "etwctl/classes/info_classes.hpp"
 #include "etwctl/kernel/concept.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/rules.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE

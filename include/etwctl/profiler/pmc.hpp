@@ -53,9 +53,9 @@
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/groups.hpp"
 #include "etwctl/profile_source_list.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/rules.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/status_codes.hpp"
 #include "etwctl/types.hpp"
 

@@ -38,7 +38,7 @@
 #include "etwctl/hook_list.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/rules.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE

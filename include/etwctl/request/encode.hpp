@@ -2,7 +2,7 @@
 // table (classes/info_classes.hpp), building the kernel's buffer byte for byte (request/layouts.hpp),
 // making the one kernel call and checking the reply before anything reaches the caller.
 //
-// Both faces call these with what they have: the typed API (set.hpp / query.hpp) with typed values
+// Both faces call these with what they have: the typed API (typed/set.hpp / typed/query.hpp) with typed values
 // (events, hook ids, sources, GUIDs, masks), the drop-in functions (compat.hpp) with the caller's raw
 // buffer after SECHOST's checks (request/checks.hpp). Neither builds a fake buffer for the other.
 // No heap: requests are built on the stack (at most 0x10 + 4 * 256 bytes). Lengths are std::size_t up

@@ -8,7 +8,7 @@
 
 #include "etwctl/classes/current_windows.hpp"
 #include "etwctl/error.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/status_codes.hpp"
 
 #include "../session.hpp"

@@ -13,7 +13,7 @@
 
 #include "etwctl/error.hpp"
 #include "etwctl/profiler/custom_counters.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/status_codes.hpp"
 
 #include "../names.hpp"

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "etwctl/error.hpp"
-#include "etwctl/query.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/query.hpp"
+#include "etwctl/typed/set.hpp"
 
 #include "../names.hpp"
 #include "../session.hpp"

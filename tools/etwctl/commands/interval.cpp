@@ -3,8 +3,8 @@
 #include <string>
 
 #include "etwctl/error.hpp"
-#include "etwctl/query.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/query.hpp"
+#include "etwctl/typed/set.hpp"
 
 #include "../sources.hpp"
 #include "commands.hpp"

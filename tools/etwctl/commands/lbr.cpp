@@ -13,7 +13,7 @@
 #include "etwctl/classes/current_windows.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/names/events.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/set.hpp"
 
 #include "../annotate.hpp"
 #include "../names.hpp"

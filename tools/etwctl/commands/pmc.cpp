@@ -8,8 +8,8 @@
 #include "etwctl/error.hpp"
 #include "etwctl/names/events.hpp"
 #include "etwctl/profiler/pmc.hpp"
-#include "etwctl/query.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/query.hpp"
+#include "etwctl/typed/set.hpp"
 
 #include "../names.hpp"
 #include "../session.hpp"

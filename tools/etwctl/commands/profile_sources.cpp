@@ -1,7 +1,7 @@
 // etwctl profile-sources (xperf -pmcsources): the machine's profile-source list with each interval.
 #include <iostream>
 
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 
 #include "../sources.hpp"
 #include "commands.hpp"

@@ -12,7 +12,7 @@
 
 #include "etwctl/classes/current_windows.hpp"
 #include "etwctl/error.hpp"
-#include "etwctl/set.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/status_codes.hpp"
 
 #include "../annotate.hpp"

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "etwctl/config.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 
 #include "commands.hpp"
 

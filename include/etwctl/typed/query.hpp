@@ -1,4 +1,4 @@
-// etwctl/query.hpp - the typed queries:  auto r = etwctl::query<InfoClass>(kernel, args...);  if (r) use(*r);
+// etwctl/typed/query.hpp - the typed queries:  auto r = etwctl::query<InfoClass>(kernel, args...);  if (r) use(*r);
 //
 //   query<system_trace_enable_flags>(k, session)           -> result<group_mask>
 //   query<sampled_profile_interval>(k[, profile_source])   -> result<profile_interval>  (default: the timer)

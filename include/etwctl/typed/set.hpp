@@ -1,4 +1,4 @@
-// etwctl/set.hpp - the typed setters:  std::error_code ec = etwctl::set<InfoClass>(kernel, args...);
+// etwctl/typed/set.hpp - the typed setters:  std::error_code ec = etwctl::set<InfoClass>(kernel, args...);
 //
 //   set<stack_tracing>(k, session, events)            events: classic_event_id / CLASSIC_EVENT_ID range (<= 256),
 //                                                      or hook ids (a hook_list from stack_walk<"...">, a span)
