@@ -26,6 +26,7 @@
 #include "etwctl/types.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/classes/info_classes.hpp"
+#include "etwctl/typed/tags.hpp"
 #include "etwctl/names/groups.hpp"
 #include "etwctl/group_mask.hpp"
 #include "etwctl/hook_list.hpp"

@@ -1,4 +1,4 @@
-// etwctl/classes/info_classes.hpp - THE information-class table, and the typed API's tags.
+// etwctl/classes/info_classes.hpp - THE information-class table.
 //
 // One row per TRACE_INFO_CLASS value says everything etwctl does with the class, and the code reads it:
 //   - which Windows release's SECHOST accepts it (the drop-in compat:: functions follow Windows 10 RTM),
@@ -10,7 +10,7 @@
 // request/checks.hpp turns a row into SECHOST's buffer checks (compat) and count checks (typed);
 // request/encode.hpp has one encoder per request kind; compat.hpp, typed/set.hpp and typed/query.hpp dispatch on
 // the row; docs/reference.md and the tool's `list classes` print it. Adding a class: one row here, its
-// tag below, its encoder if the request kind is new, its tests (docs/architecture.md).
+// tag (typed/tags.hpp), its encoder if the request kind is new, its tests (docs/architecture.md).
 #pragma once
 
 #include <cstddef>
@@ -338,59 +338,5 @@ constexpr bool query_supported(std::uint32_t c, windows_release release = window
     auto const* t = find_traits(c);
     return t && accepted_by(*t, release) && static_cast<bool>(t->query);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Tags for the typed API: etwctl::set<stack_tracing>(...), etwctl::query<version>(...).
-// Each names its class; the signatures live in typed/set.hpp / typed/query.hpp.
-
-/// A tag names its class; what it can do (settable / queryable) and its row come from the table.
-template <trace_info_class C>
-struct trace_tag {
-    static constexpr trace_info_class info_class = C;
-    static constexpr trace_info_class_traits const& row = traits_of(C);
-    static constexpr bool settable = static_cast<bool>(row.set);
-    static constexpr bool queryable = static_cast<bool>(row.query);
-};
-
-/// A tag of the typed API: its class and its name (what the error messages print). One line per tag:
-///   struct stack_tracing : named_trace_tag<trace_info_class::stack_tracing, "stack_tracing"> {};
-template <trace_info_class C, fixed_string Name>
-struct named_trace_tag : trace_tag<C> {
-    static constexpr std::string_view name = Name.view();
-};
-
-struct stack_tracing : named_trace_tag<trace_info_class::stack_tracing, "stack_tracing"> {};
-struct system_trace_enable_flags : named_trace_tag<trace_info_class::system_trace_enable_flags, "system_trace_enable_flags"> {};
-struct sampled_profile_interval : named_trace_tag<trace_info_class::sampled_profile_interval, "sampled_profile_interval"> {};
-struct profile_source_config : named_trace_tag<trace_info_class::profile_source_config, "profile_source_config"> {};
-struct profile_source_list : named_trace_tag<trace_info_class::profile_source_list, "profile_source_list"> {};
-struct pmc_event_list : named_trace_tag<trace_info_class::pmc_event_list, "pmc_event_list"> {};
-struct pmc_counter_list : named_trace_tag<trace_info_class::pmc_counter_list, "pmc_counter_list"> {};
-struct disallow_list : named_trace_tag<trace_info_class::set_disallow_list, "disallow_list"> {};
-struct disallow_list_query : named_trace_tag<trace_info_class::disallow_list_query, "disallow_list_query"> {};
-struct version : named_trace_tag<trace_info_class::version, "version"> {};
-
-#define ETWCTL_DETAIL_EVENT_TAG(tag, cls)                                                       \
-    struct tag {                                                                                \
-        static constexpr event_info_class info_class = event_info_class::cls;                   \
-        static constexpr std::string_view name = #tag;                                          \
-        static constexpr bool settable = true;                                                  \
-        static constexpr bool queryable = false;                                                \
-    };
-ETWCTL_DETAIL_EVENT_TAG(provider_binary_tracking, provider_binary_track_info)
-ETWCTL_DETAIL_EVENT_TAG(provider_traits, provider_set_traits)
-ETWCTL_DETAIL_EVENT_TAG(use_descriptor_type, provider_use_descriptor_type)
-#undef ETWCTL_DETAIL_EVENT_TAG
-
-template <class C>
-concept trace_info_tag = requires {
-    { C::info_class } -> std::convertible_to<trace_info_class>;
-};
-template <class C>
-concept event_info_tag = requires {
-    { C::info_class } -> std::convertible_to<event_info_class>;
-};
-template <class C>
-concept info_tag = trace_info_tag<C> || event_info_tag<C>;
 
 ETWCTL_END_NAMESPACE

@@ -20,6 +20,7 @@
 #include "etwctl/typed/query.hpp"
 #include "etwctl/typed/set.hpp"
 #include "etwctl/status_codes.hpp"
+#include "etwctl/typed/tags.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 

@@ -44,6 +44,7 @@
 #include "etwctl/rules.hpp"
 #include "etwctl/typed/set.hpp"
 #include "etwctl/types.hpp"
+#include "etwctl/typed/tags.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 

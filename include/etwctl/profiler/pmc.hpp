@@ -58,6 +58,7 @@
 #include "etwctl/typed/set.hpp"
 #include "etwctl/status_codes.hpp"
 #include "etwctl/types.hpp"
+#include "etwctl/typed/tags.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 

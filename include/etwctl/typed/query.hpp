@@ -27,6 +27,7 @@
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/types.hpp"
+#include "etwctl/typed/tags.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 
