@@ -219,7 +219,7 @@ inline std::uint32_t to_win32(std::error_code const& ec) noexcept {
     if (cat == ntstatus_category()) return nt_status_to_win32(ec.value());
     if (cat == rule_category()) return win32_error_of(static_cast<rule>(ec.value()));
     if (cat == hresult_category()) return hresult::win32_of(ec.value());
-    // any other etwctl category (e.g. missing_class_category) maps through its Win32 condition
+    // any other category (a user's own) maps through its Win32 condition, if it has one
     if (auto const c = cat.default_error_condition(ec.value()); c.category() == win32_category())
         return static_cast<std::uint32_t>(c.value());
     return win32::mr_mid_not_found;

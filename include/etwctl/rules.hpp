@@ -71,7 +71,7 @@ enum class rule : std::uint16_t {
     custom_counter_description,
     custom_counter_description_taken,
     custom_counter_not_listed,
-    // the classes of later Windows releases (classes/current_windows.hpp; SDK evntrace.h limits)
+    // the classes of later Windows releases (typed/set.hpp, typed/query.hpp, compat_current.hpp; SDK evntrace.h limits)
     lbr_events_too_many,
     context_register_too_many,
     periodic_capture_too_many,
@@ -79,6 +79,7 @@ enum class rule : std::uint16_t {
     current_class_array_size,
     current_class_session_not_zero,
     stack_cache_out_of_bounds,
+    class_not_on_this_windows,
     count_ // keep last
 };
 
@@ -194,6 +195,9 @@ inline constexpr rule_info rule_table[] = {
      "TracePmcCounterOwners / TracePmcSessionInformation (compat::current): machine-global; the session handle must be 0"},
     {rule::stack_cache_out_of_bounds, win32::invalid_parameter, "stack_cache_out_of_bounds",
      "stack cache size or bucket count outside the kernel's clamps (3 to 50 MiB, 256 to 4096 buckets)"},
+    {rule::class_not_on_this_windows, win32::invalid_function, "class_not_on_this_windows",
+     "this Windows does not have the information class: the kernel lacks its request (STATUS_NOT_IMPLEMENTED or "
+     "STATUS_INVALID_DEVICE_REQUEST); a later Windows release added it"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

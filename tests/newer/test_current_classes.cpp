@@ -366,17 +366,26 @@ TEST_CASE("pmc_session_view and pmc_owner_view refuse malformed replies") {
 
 // ---- an older Windows ---------------------------------------------------------------------------------
 
-TEST_CASE("an older Windows: each class reports \"this Windows does not support <class>\"") {
+TEST_CASE("an older Windows: each class reports rule class_not_on_this_windows, naming the class and the status") {
     machine m;
     session_handle const s{m.kernel_session};
     for (std::uint32_t c : {0x10U, 0x13U, 0x14U, 0x1AU, 0x1BU}) m.k.set_kernel_class_available(c, false);
     for (std::uint32_t c : {0x25U, 0x29U, 0x2AU, 0x2BU, 0x2CU, 0x2DU, 0x2EU}) m.k.set_trace_control_available(c, false);
-    auto expect_missing = [](std::error_code const& ec, trace_info_class c, std::string_view name) {
+    // A system class the kernel lacks answers STATUS_NOT_IMPLEMENTED, an NtTraceControl code STATUS_INVALID_DEVICE_REQUEST.
+    std::string_view const system = "(STATUS_NOT_IMPLEMENTED), Win32 ERROR_INVALID_FUNCTION 1)";
+    std::string_view const control = "(STATUS_INVALID_DEVICE_REQUEST), Win32 ERROR_INVALID_FUNCTION 1)";
+    std::string_view status = system;
+    auto expect_missing = [&status](std::error_code const& ec, trace_info_class c, std::string_view name) {
         CAPTURE(name);
-        CHECK(ec == missing_class_error(c));
+        CHECK(rule_of(ec) == rule::class_not_on_this_windows); // one of the rules, not a category of its own
         CHECK(ec == win32_condition(win32::invalid_function));
         CHECK(to_win32(ec) == win32::invalid_function);
-        CHECK(ec.message().find("this Windows does not support " + std::string(name)) != std::string::npos);
+        CHECK(traits_of(c).sdk_name == name);
+        // describe(ec) names the class and keeps the kernel's own answer
+        std::string const d = describe(ec);
+        CAPTURE(d);
+        CHECK(d.find("this Windows does not have " + std::string(name) + " (the kernel answered NTSTATUS 0xC00000") == 0);
+        CHECK(d.find(status) != std::string::npos);
     };
     expect_missing(set<stack_caching>(m.k, s, stack_cache_size::mebibytes(4), stack_cache_buckets{256}),
                    trace_info_class::stack_caching, "TraceStackCachingInfo");
@@ -386,6 +395,7 @@ TEST_CASE("an older Windows: each class reports \"this Windows does not support 
     expect_missing(set<lbr_event_list>(m.k, s, stack_walk<"CSwitch">), trace_info_class::lbr_event_list, "TraceLbrEventListInfo");
     expect_missing(set<context_register>(m.k, s, stack_walk<"CSwitch">), trace_info_class::context_register,
                    "TraceContextRegisterInfo");
+    status = control;
     expect_missing(set<session_binary_tracking>(m.k, s, true), trace_info_class::provider_binary_tracking,
                    "TraceProviderBinaryTracking");
     expect_missing(set<periodic_capture_state_list>(m.k, s), trace_info_class::periodic_capture_state_list,
@@ -408,4 +418,23 @@ TEST_CASE("an older Windows: each class reports \"this Windows does not support 
     // and the classes come back
     m.k.set_kernel_class_available(0x10, true);
     CHECK_FALSE(set<stack_caching>(m.k, s, stack_cache_size::mebibytes(4), stack_cache_buckets{256}));
+}
+
+TEST_CASE("class_not_on_this_windows is only the later releases' classes: a Windows 10 class keeps the kernel's status") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    m.k.inject(ntstatus::not_implemented);
+    auto const ec = set<stack_tracing>(m.k, s, stack_walk<"CSwitch">);
+    CHECK(ec.category() == ntstatus_category());
+    CHECK(ec.value() == ntstatus::not_implemented);
+    CHECK(rule_of(ec) == rule::ok);
+    m.k.inject(ntstatus::invalid_device_request);
+    auto const q = query<system_trace_enable_flags>(m.k, s);
+    REQUIRE_FALSE(q);
+    CHECK(q.error().category() == ntstatus_category());
+    // a later class refused for another reason keeps the status too
+    m.k.inject(ntstatus::access_denied);
+    auto const other = set<stack_caching>(m.k, s, stack_cache_size::mebibytes(4), stack_cache_buckets{256});
+    CHECK(other.category() == ntstatus_category());
+    CHECK(other.value() == ntstatus::access_denied);
 }

@@ -321,6 +321,13 @@ trigger const triggers[] = {
      [] { machine m; return as_win32(compat::current::trace_query_information(*m.k, 1, 27, scratch, 64, nullptr)); }},
     {rule::stack_cache_out_of_bounds, "set<stack_caching> with a 1 MiB cache",
      [] { machine m; return as_rule(set<stack_caching>(*m.k, session_handle{1}, stack_cache_size::mebibytes(1), stack_cache_buckets{1024})); }},
+    {rule::class_not_on_this_windows, "set<stack_caching> on a kernel without stack caching (an older Windows)",
+     [] {
+         machine m;
+         m.k->set_kernel_class_available(0x10, false);
+         return as_rule(set<stack_caching>(*m.k, session_handle{m.k->start_kernel_logger()}, stack_cache_size::mebibytes(4),
+                                           stack_cache_buckets{1024}));
+     }},
     {rule::parse_input_too_long, "parse_kernel_flags of a text one byte over limits::max_parse_length",
      [] {
          static char text[limits::max_parse_length + 1];

@@ -43,6 +43,7 @@ int exit_code_of(std::error_code const& ec) {
     if (r == etwctl::rule::parse_unknown_name || r == etwctl::rule::parse_duplicate_name ||
         r == etwctl::rule::parse_empty_name || r == etwctl::rule::parse_too_many_names)
         return exit_usage;
+    if (r == etwctl::rule::class_not_on_this_windows) return exit_kernel; // the kernel's answer, read as a rule
     return r != etwctl::rule::ok ? exit_refused : exit_kernel;
 }
 

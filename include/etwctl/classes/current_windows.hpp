@@ -24,16 +24,15 @@
 //
 // "Not on this Windows": a kernel that predates a class answers STATUS_NOT_IMPLEMENTED (a system class)
 // or STATUS_INVALID_DEVICE_REQUEST (an NtTraceControl code), both ERROR_INVALID_FUNCTION. The typed
-// calls report that as an error in missing_class_category(): its value is the TRACE_INFO_CLASS, its
-// message "this Windows does not support TraceStackCachingInfo (...)", and it compares equal to
-// win32_condition(ERROR_INVALID_FUNCTION) like the raw status would.
+// calls report that as rule::class_not_on_this_windows (typed/outcome.hpp), which compares equal to
+// win32_condition(ERROR_INVALID_FUNCTION) like the raw status would; describe(ec) names the class and
+// the kernel's status.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
-#include <string>
 #include <string_view>
 #include <system_error>
 
@@ -49,49 +48,10 @@
 #include "etwctl/rules.hpp"
 #include "etwctl/typed/set.hpp"
 #include "etwctl/types.hpp"
+#include "etwctl/typed/outcome.hpp"
 #include "etwctl/typed/tags.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
-
-// ---- "this Windows does not support <class>" ---------------------------------------------------------
-
-/// The SDK name of a TRACE_INFO_CLASS of later releases (16-28), or "" for others (the class table's).
-constexpr std::string_view current_class_name(std::uint32_t c) noexcept {
-    auto const* row = find_traits(c);
-    return row && row->release == windows_release::windows_10_later ? row->sdk_name : std::string_view{};
-}
-
-namespace detail {
-/// A template, held never-destroyed like error.hpp's categories: a TU that never asks for it carries
-/// none of its code (no vtable, no destructor registration).
-template <class = void>
-class missing_class_category_impl final : public std::error_category {
-public:
-    char const* name() const noexcept override { return "etwctl.missing_class"; }
-    std::string message(int value) const override {
-        auto const c = static_cast<std::uint32_t>(value);
-        std::string_view const n = current_class_name(c);
-        return "this Windows does not support " + std::string(n.empty() ? "the information class" : n) +
-               " (information class " + std::to_string(c) +
-               "; the kernel lacks the request: STATUS_NOT_IMPLEMENTED / STATUS_INVALID_DEVICE_REQUEST, "
-               "ERROR_INVALID_FUNCTION)";
-    }
-    std::error_condition default_error_condition(int) const noexcept override {
-        return win32_condition(win32::invalid_function);
-    }
-};
-} // namespace detail
-
-template <class = void>
-inline std::error_category const& missing_class_category() noexcept {
-    return detail::category_holder<detail::missing_class_category_impl<>>::instance.object;
-}
-
-/// The error a typed call returns when the kernel lacks the class.
-template <class = void>
-inline std::error_code missing_class_error(trace_info_class c) noexcept {
-    return {static_cast<int>(c), missing_class_category()};
-}
 
 // ---- strong types ----------------------------------------------------------------------------------------
 
@@ -291,17 +251,6 @@ struct context_register : named_trace_tag<trace_info_class::context_register, "c
 
 namespace detail {
 
-/// A typed call's outcome: a kernel without the class (STATUS_NOT_IMPLEMENTED for a system class,
-/// STATUS_INVALID_DEVICE_REQUEST for an NtTraceControl code) becomes missing_class_error; every other
-/// refusal is reported as for the Windows 10 classes (kernel_refused).
-template <class C>
-std::error_code current_code(outcome o) noexcept {
-    if (o.ok()) [[likely]] return {};
-    if (o.broken == rule::ok && (o.status == ntstatus::not_implemented || o.status == ntstatus::invalid_device_request))
-        return missing_class_error(C::info_class);
-    return to_error_code<C>(o);
-}
-
 /// TRACE_STACK_CACHING_INFO for class 24 or 26: the values inside the kernel's clamps, then the request.
 template <class C, kernel K>
 std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
@@ -315,7 +264,7 @@ std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size s
                     "set<{name}>: {value} buckets is outside the kernel's [{low}, {high}]; pass a count in range, or "
                     "stack_cache_buckets{stack_cache_bucket_bounds.clamp(n)} to accept the clamp",
                     C::name, buckets.count, stack_cache_bucket_bounds.min, stack_cache_bucket_bounds.max);
-    return current_code<C>(send_stack_caching(k, C::row.set.kernel_code, session.value, 1, size.bytes, buckets.count));
+    return to_error_code<C>(send_stack_caching(k, C::row.set.kernel_code, session.value, 1, size.bytes, buckets.count));
 }
 
 template <>
@@ -338,7 +287,7 @@ template <>
 struct setter<lbr_configuration> {
     template <kernel K>
     static std::error_code apply(K& k, session_handle session, lbr_options options) noexcept {
-        return current_code<lbr_configuration>(send_lbr_configuration(k, session.value, options.flags));
+        return to_error_code<lbr_configuration>(send_lbr_configuration(k, session.value, options.flags));
     }
 };
 
@@ -353,7 +302,7 @@ struct setter<lbr_event_list> {
         std::size_t const n = std::ranges::size(hooks);
         if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return make_error_code(r);
         constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
-        return current_code<lbr_event_list>(
+        return to_error_code<lbr_event_list>(
             send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
     }
 };
@@ -369,7 +318,7 @@ struct setter<context_register> {
                           "etwctl::set<context_register>: at most 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)");
         std::size_t const n = std::ranges::size(hooks);
         if (rule const r = check_list_count<context_register>(n); r != rule::ok) return make_error_code(r);
-        return current_code<context_register>(
+        return to_error_code<context_register>(
             send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n));
     }
 };
@@ -378,7 +327,7 @@ template <>
 struct setter<session_binary_tracking> {
     template <kernel K>
     static std::error_code apply(K& k, session_handle session, bool enable) noexcept {
-        return current_code<session_binary_tracking>(send_binary_tracking(k, session.value, enable));
+        return to_error_code<session_binary_tracking>(send_binary_tracking(k, session.value, enable));
     }
 };
 
@@ -392,13 +341,13 @@ struct setter<periodic_capture_state_list> {
         std::size_t const n = std::ranges::size(providers);
         if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return make_error_code(r);
         static_assert(sizeof(*std::ranges::data(providers)) == 16);
-        return current_code<periodic_capture_state_list>(
+        return to_error_code<periodic_capture_state_list>(
             send_periodic_capture(k, session.value, frequency.seconds, std::ranges::data(providers), n));
     }
     /// Clears the session's periodic capture state (the SDK's NULL buffer).
     template <kernel K>
     static std::error_code apply(K& k, session_handle session) noexcept {
-        return current_code<periodic_capture_state_list>(send_periodic_capture(k, session.value, 0, nullptr, 0));
+        return to_error_code<periodic_capture_state_list>(send_periodic_capture(k, session.value, 0, nullptr, 0));
     }
 };
 
@@ -407,7 +356,7 @@ template <class C, kernel K>
 result<std::uint32_t> query_ulong(K& k, void const* in, std::uint32_t in_length) noexcept {
     std::uint32_t value = 0;
     std::size_t returned = 0;
-    if (auto const ec = current_code<C>(query_control(k, C::row.query.kernel_code, in, in_length, &value, sizeof value, returned)))
+    if (auto const ec = query_error<C>(query_control(k, C::row.query.kernel_code, in, in_length, &value, sizeof value, returned)))
         return ec;
     if (returned < sizeof value) return rule::kernel_reply_malformed;
     return value;
@@ -449,7 +398,7 @@ struct querier<pmc_counter_owners> {
         std::memcpy(storage.data(), &processor, 4);
         auto const length = kernel_length(storage.size());
         std::size_t returned = 0;
-        auto const ec = current_code<pmc_counter_owners>(
+        auto const ec = query_error<pmc_counter_owners>(
             query_control(k, pmc_counter_owners::row.query.kernel_code, storage.data(), length, storage.data(), length, returned));
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (ec) return ec;
@@ -464,7 +413,7 @@ struct querier<pmc_session_information> {
     template <kernel K>
     static result<pmc_session_view> apply(K& k, std::span<std::byte> storage, std::uint32_t* required_size = nullptr) noexcept {
         std::size_t returned = 0;
-        auto const ec = current_code<pmc_session_information>(
+        auto const ec = query_error<pmc_session_information>(
             query_control(k, pmc_session_information::row.query.kernel_code, nullptr, 0,
                           storage.empty() ? nullptr : storage.data(), storage.size(), returned));
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);

@@ -43,6 +43,7 @@
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/types.hpp"
+#include "etwctl/typed/outcome.hpp"
 #include "etwctl/typed/tags.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -313,41 +314,6 @@ struct setter<use_descriptor_type> {
         return event_set(k, reg, event_info_class::provider_use_descriptor_type, &value, 1);
     }
 };
-
-/// The context of a kernel refusal of a typed set: what the status means for this class (cold). The
-/// session is not named (keeping it for this path would cost the successful call a saved register);
-/// the caller knows which session it passed.
-template <class C>
-ETWCTL_COLD std::error_code kernel_refused(std::int32_t status) noexcept {
-    std::error_code const ec = ntstatus_error_code(status);
-    if constexpr (requires { C::row; }) {
-        constexpr request_kind kind = C::row.set.request;
-        if (status == ntstatus::invalid_parameter && (kind == request_kind::hook_list || kind == request_kind::group_mask))
-            return fail(ec,
-                        "the kernel refused set<{name}> for this session (STATUS_INVALID_PARAMETER): stack walk and "
-                        "kernel flags need a system logger; start the session with EVENT_TRACE_SYSTEM_LOGGER_MODE (or use "
-                        "the NT Kernel Logger)",
-                        C::name);
-        if (status == ntstatus::wmi_instance_not_found)
-            return fail(ec, "set<{name}>: no such session (stopped, or not a TRACEHANDLE from StartTrace)", C::name);
-        if (status == ntstatus::privilege_not_held)
-            return fail(ec, "set<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)", C::name);
-        if (status == ntstatus::wmi_already_enabled)
-            return fail(ec, "set<{name}> can be applied once per session, and this session already has it", C::name);
-    }
-    return fail(ec, "the kernel refused set<{name}>: {status}", C::name, static_cast<std::uint32_t>(status));
-}
-
-template <class C, class... Args>
-std::error_code to_error_code(outcome o, Args const&...) noexcept { // by value: a register, not memory
-    if (o.ok()) [[likely]] return no_error();
-    if (o.broken != rule::ok) return make_error_code(o.broken);
-    return kernel_refused<C>(o.status); // only the status crosses to the cold path (a register)
-}
-template <class C, class... Args>
-std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcept {
-    return ec;
-}
 
 } // namespace detail
 

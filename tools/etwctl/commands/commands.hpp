@@ -28,7 +28,7 @@ int cmd_lbr(context const& ctx, tool_kernel& k, json_object& out);        // com
 int cmd_pmc_add(context const& ctx, tool_kernel& k, json_object& out);    // commands/custom_counters.cpp
 int cmd_pmc_remove(context const& ctx, tool_kernel& k, json_object& out);
 
-/// True if the error says this Windows lacks the request: the typed API's missing_class_category(), or
+/// True if the error says this Windows lacks the request: the typed API's rule::class_not_on_this_windows, or
 /// STATUS_NOT_IMPLEMENTED / STATUS_INVALID_INFO_CLASS / STATUS_INVALID_DEVICE_REQUEST from a raw call.
 bool not_on_this_windows(std::error_code const& ec);
 /// Usage error (and its code) if an option or switch other than the given ones was given; else exit_ok.

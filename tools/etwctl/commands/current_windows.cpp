@@ -1,7 +1,7 @@
 // The commands of the information classes later Windows releases added (issue 13):
 //   etwctl limits [SESSION]          TraceMaxLoggersQuery, TraceMaxPmcCounterQuery, TraceStreamCount
 //   etwctl pmc owners                 TracePmcCounterOwners: who holds each hardware counter
-// A class this Windows lacks is printed as "not on this Windows" (the library's missing_class_category);
+// A class this Windows lacks is printed as "not on this Windows" (the library's rule class_not_on_this_windows);
 // any other failure is reported as usual.
 #include <iostream>
 #include <string>
@@ -26,9 +26,9 @@ int limit_line(context const& ctx, etwctl::result<std::uint32_t> const& r, std::
         if (!ctx.cl.json) std::cout << label << ": " << *r << "\n";
         return exit_ok;
     }
-    if (r.error().category() == etwctl::missing_class_category()) {
+    if (etwctl::rule_of(r.error()) == etwctl::rule::class_not_on_this_windows) {
         out.str(key, "not on this Windows");
-        if (!ctx.cl.json) std::cout << label << ": not on this Windows (" << r.error().message() << ")\n";
+        if (!ctx.cl.json) std::cout << label << ": not on this Windows (" << etwctl::describe(r.error()) << ")\n";
         return exit_ok;
     }
     return report_failure(ctx, {exit_code_of(r.error()), r.error(), "cannot read " + std::string(label), {}, {}});
@@ -37,7 +37,7 @@ int limit_line(context const& ctx, etwctl::result<std::uint32_t> const& r, std::
 } // namespace
 
 bool not_on_this_windows(std::error_code const& ec) {
-    if (ec.category() == etwctl::missing_class_category()) return true;
+    if (etwctl::rule_of(ec) == etwctl::rule::class_not_on_this_windows) return true;
     if (ec.category() != etwctl::ntstatus_category()) return false;
     return ec.value() == etwctl::ntstatus::not_implemented || ec.value() == etwctl::ntstatus::invalid_info_class ||
            ec.value() == etwctl::ntstatus::invalid_device_request;
@@ -84,9 +84,9 @@ int cmd_pmc_owners(context const& ctx, tool_kernel& k, json_object& out) {
     etwctl::pmc_owner_buffer<> storage;
     auto const owners = etwctl::query<etwctl::pmc_counter_owners>(k, storage, processor);
     if (!owners) {
-        if (owners.error().category() == etwctl::missing_class_category()) {
+        if (etwctl::rule_of(owners.error()) == etwctl::rule::class_not_on_this_windows) {
             out.str("owners", "not on this Windows");
-            if (!ctx.cl.json) std::cout << "counter owners: not on this Windows (" << owners.error().message() << ")\n";
+            if (!ctx.cl.json) std::cout << "counter owners: not on this Windows (" << etwctl::describe(owners.error()) << ")\n";
             return exit_ok;
         }
         return report_failure(ctx, {exit_code_of(owners.error()), owners.error(), "cannot read the counter owners", {}, {}});
