@@ -42,7 +42,6 @@
 #include "etwctl/compat.hpp"
 #include "etwctl/typed/set.hpp"
 #include "etwctl/typed/query.hpp"
-#include "etwctl/classes/current_windows.hpp"
 #include "etwctl/compat_current.hpp"
 #include "etwctl/profiler/stack_walk_set.hpp"
 #include "etwctl/profiler/guards.hpp"

@@ -1,6 +1,6 @@
 // etwctl/types.hpp - the strong types of the API and the user-mode structures that are
 // layout-compatible with the SDK's (CLASSIC_EVENT_ID, TRACE_PROFILE_INTERVAL, TRACE_VERSION_INFO,
-// PROFILE_SOURCE_INFO). The Windows build static_asserts sizes and offsets against the SDK headers.
+// PROFILE_SOURCE_INFO), and the values of the later classes (stack-cache sizes, LBR options, capture frequency). The Windows build static_asserts sizes and offsets against the SDK headers.
 #pragma once
 
 #include <chrono>
@@ -207,5 +207,64 @@ struct profile_source_info_header {
 };
 static_assert(sizeof(profile_source_info_header) == 0x18);
 inline constexpr std::size_t profile_source_info_description_offset = 0x18;
+
+// ---- the values of the classes later releases added (16-28; SDK evntrace.h) --------------------------
+
+/// TRACE_LBR_CONFIGURATION flags (SDK evntrace.h).
+namespace lbr {
+inline constexpr std::uint32_t none = 0x0;
+inline constexpr std::uint32_t exclude_kernel = 0x1;
+inline constexpr std::uint32_t exclude_user = 0x2;
+inline constexpr std::uint32_t exclude_jcc = 0x4;
+inline constexpr std::uint32_t exclude_near_rel_call = 0x8;
+inline constexpr std::uint32_t exclude_near_ind_call = 0x10;
+inline constexpr std::uint32_t exclude_near_ret = 0x20;
+inline constexpr std::uint32_t exclude_near_ind_jmp = 0x40;
+inline constexpr std::uint32_t exclude_near_rel_jmp = 0x80;
+inline constexpr std::uint32_t exclude_far_branch = 0x100;
+inline constexpr std::uint32_t callstack_enable = 0x200;
+inline constexpr std::uint32_t sampled = 0x400; ///< ARM64 only
+inline constexpr std::uint32_t all = 0x7FF;
+inline constexpr std::uint8_t event_opcode = 0x20; ///< TRACE_LBR_EVENT_OPCODE: the LBR records' opcode
+} // namespace lbr
+
+/// TRACE_STACK_CACHING_INFO CacheSize, in bytes. The kernel clamps it to 3..50 MiB.
+struct stack_cache_size {
+    std::uint32_t bytes = 0;
+    static constexpr stack_cache_size mebibytes(std::uint32_t n) noexcept { return {n * 1024U * 1024U}; }
+    friend constexpr bool operator==(stack_cache_size, stack_cache_size) noexcept = default;
+};
+/// TRACE_STACK_CACHING_INFO BucketCount. The kernel clamps it to 256..4096.
+struct stack_cache_buckets {
+    std::uint32_t count = 0;
+    friend constexpr bool operator==(stack_cache_buckets, stack_cache_buckets) noexcept = default;
+};
+/// The kernel's clamps of the two (it would use the nearest bound). set<stack_caching> refuses a value
+/// outside them (rule::stack_cache_out_of_bounds) instead of letting the kernel change it silently;
+/// to accept the clamp, pass stack_cache_size{stack_cache_size_bounds.clamp(bytes)} (and the same for
+/// the buckets).
+inline constexpr interval_bounds stack_cache_size_bounds{limits::stack_cache_min_bytes, limits::stack_cache_max_bytes};
+inline constexpr interval_bounds stack_cache_bucket_bounds{limits::stack_cache_min_buckets, limits::stack_cache_max_buckets};
+
+/// TRACE_LBR_CONFIGURATION flags (lbr::exclude_kernel, ...). Excluding both kernel and user records
+/// nothing: the kernel refuses it (STATUS_INVALID_PARAMETER); a constant refuses it at compile time
+/// (lbr_options::checked<...>()).
+struct lbr_options {
+    std::uint32_t flags = 0;
+    constexpr bool records_something() const noexcept { return (flags & 3U) != 3U; }
+    template <std::uint32_t Flags>
+    static constexpr lbr_options checked() noexcept {
+        static_assert((Flags & 3U) != 3U, "etwctl::lbr_options: excluding both kernel and user branches records nothing "
+                                          "(the kernel refuses it)");
+        static_assert((Flags & ~lbr::all) == 0, "etwctl::lbr_options: unknown TRACE_LBR_CONFIGURATION bits");
+        return {Flags};
+    }
+    friend constexpr bool operator==(lbr_options, lbr_options) noexcept = default;
+};
+
+/// TRACE_PERIODIC_CAPTURE_STATE_INFO CaptureStateFrequencyInSeconds.
+struct capture_frequency {
+    std::uint32_t seconds = 0;
+};
 
 ETWCTL_END_NAMESPACE

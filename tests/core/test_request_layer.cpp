@@ -2,7 +2,7 @@
 // (through the typed face and the drop-in face) and read back by request/decode.hpp, field by field.
 #include "etwctl/request/decode.hpp"
 
-#include "etwctl/classes/current_windows.hpp"
+#include "etwctl/typed/set.hpp"
 
 #include <vector>
 

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "etwctl/classes/current_windows.hpp"
+#include "etwctl/typed/query.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/compat_current.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/names/parse.hpp"

@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "etwctl/classes/current_windows.hpp"
+#include "etwctl/typed/query.hpp"
+#include "etwctl/typed/set.hpp"
 #include "etwctl/compat_current.hpp"
 #include "etwctl/profiler/custom_counters.hpp"
 #include "etwctl/profiler/guards.hpp"

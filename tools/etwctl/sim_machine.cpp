@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "etwctl/etwctl.hpp"
-#include "etwctl/classes/current_windows.hpp"
 #include "etwctl/names/parse.hpp"
 #include "etwctl/profiler/custom_counters.hpp"
 

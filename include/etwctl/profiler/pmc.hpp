@@ -47,7 +47,6 @@
 #include "etwctl/detail/text.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/group_mask.hpp"
-#include "etwctl/classes/current_windows.hpp"
 #include "etwctl/classes/info_classes.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/names/events.hpp"

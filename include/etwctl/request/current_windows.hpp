@@ -38,6 +38,7 @@
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
+#include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 
@@ -51,32 +52,6 @@ inline constexpr auto last_branch_event_list = event_trace_information_class::la
 inline constexpr auto unified_stack_caching = event_trace_information_class::unified_stack_caching;         // 0x1A
 inline constexpr auto context_register = event_trace_information_class::context_register;                   // 0x1B
 } // namespace kernel_class
-
-/// TRACE_LBR_CONFIGURATION flags (SDK evntrace.h).
-namespace lbr {
-inline constexpr std::uint32_t none = 0x0;
-inline constexpr std::uint32_t exclude_kernel = 0x1;
-inline constexpr std::uint32_t exclude_user = 0x2;
-inline constexpr std::uint32_t exclude_jcc = 0x4;
-inline constexpr std::uint32_t exclude_near_rel_call = 0x8;
-inline constexpr std::uint32_t exclude_near_ind_call = 0x10;
-inline constexpr std::uint32_t exclude_near_ret = 0x20;
-inline constexpr std::uint32_t exclude_near_ind_jmp = 0x40;
-inline constexpr std::uint32_t exclude_near_rel_jmp = 0x80;
-inline constexpr std::uint32_t exclude_far_branch = 0x100;
-inline constexpr std::uint32_t callstack_enable = 0x200;
-inline constexpr std::uint32_t sampled = 0x400; ///< ARM64 only
-inline constexpr std::uint32_t all = 0x7FF;
-inline constexpr std::uint8_t event_opcode = 0x20; ///< TRACE_LBR_EVENT_OPCODE: the LBR records' opcode
-} // namespace lbr
-
-/// ETW_PMC_COUNTER_OWNER_TYPE.
-enum class pmc_owner_type : std::uint32_t {
-    free = 0,
-    untagged = 1,
-    tagged = 2,
-    tagged_with_source = 3,
-};
 
 // The requests themselves (kernel_stack_caching_request, ...) are in request/layouts.hpp with every
 // other request layout; the decoder and the simulated kernel read them there.

@@ -21,6 +21,7 @@
 #include "etwctl/error.hpp"
 #include "etwctl/guid.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/pmc_views.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
 
@@ -155,11 +156,7 @@ static_assert(offsetof(kernel_periodic_capture_request<16>, providers) == 12);
 static_assert(offsetof(kernel_binary_tracking_request, enable) == 4);
 static_assert(offsetof(kernel_context_register_request, register_types) == 0x10);
 
-/// ETW_PMC_COUNTER_OWNERSHIP_STATUS head and one ETW_PMC_COUNTER_OWNER.
-inline constexpr std::size_t pmc_owners_head_size = 8;
-inline constexpr std::size_t pmc_owner_record_size = 12;
-/// ETW_PMC_SESSION_INFO head.
-inline constexpr std::size_t pmc_session_head_size = 16;
+// ETW_PMC_COUNTER_OWNERSHIP_STATUS and ETW_PMC_SESSION_INFO (classes 25 and 27): pmc_views.hpp.
 
 namespace detail {
 

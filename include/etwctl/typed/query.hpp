@@ -5,6 +5,10 @@
 //   query<profile_source_list>(k, storage)                 -> result<profile_source_list_view> over storage
 //   query<version>(k)                                       -> result<std::uint32_t>  (no kernel call)
 //   query<disallow_list_query>(k, session, storage)         -> result<std::span<guid>> (a prefix of storage)
+//   query<max_loggers>(k), query<max_pmc_counters>(k)       -> result<std::uint32_t>  (19, 22)
+//   query<stream_count>(k, session)                         -> result<std::uint32_t>  (23)
+//   query<pmc_counter_owners>(k, storage[, processor])      -> result<pmc_owner_view>   (25; pmc_views.hpp)
+//   query<pmc_session_information>(k, storage)              -> result<pmc_session_view> (27)
 // Machine-global classes take no session. Results are values or views into the caller's storage,
 // never heap memory; replies are checked before they are used (profile_source_list.hpp). Storage of any
 // size is accepted (std::size_t throughout; the kernel is offered at most 4 GiB - 1). Each querier calls
@@ -23,10 +27,13 @@
 #include "etwctl/error.hpp"
 #include "etwctl/group_mask.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/pmc_views.hpp"
 #include "etwctl/profile_source_list.hpp"
+#include "etwctl/request/current_windows.hpp"
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/types.hpp"
+#include "etwctl/typed/outcome.hpp"
 #include "etwctl/typed/tags.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -99,6 +106,81 @@ struct querier<disallow_list_query> {
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (!o.ok()) return o.code();
         return storage.first(returned / sizeof(guid));
+    }
+};
+
+// ---- the classes later releases added (16-28) -------------------------------------------------------
+
+/// A ULONG answer of the row's NtTraceControl query.
+template <class C, kernel K>
+result<std::uint32_t> query_ulong(K& k, void const* in, std::uint32_t in_length) noexcept {
+    std::uint32_t value = 0;
+    std::size_t returned = 0;
+    if (auto const ec = query_error<C>(query_control(k, C::row.query.kernel_code, in, in_length, &value, sizeof value, returned)))
+        return ec;
+    if (returned < sizeof value) return rule::kernel_reply_malformed;
+    return value;
+}
+
+template <>
+struct querier<max_loggers> {
+    template <kernel K>
+    static result<std::uint32_t> apply(K& k) noexcept {
+        return query_ulong<max_loggers>(k, nullptr, 0);
+    }
+};
+
+template <>
+struct querier<max_pmc_counters> {
+    template <kernel K>
+    static result<std::uint32_t> apply(K& k) noexcept {
+        return query_ulong<max_pmc_counters>(k, nullptr, 0);
+    }
+};
+
+template <>
+struct querier<stream_count> {
+    template <kernel K>
+    static result<std::uint32_t> apply(K& k, session_handle session) noexcept {
+        auto const in = stream_count_input(session.value);
+        return query_ulong<stream_count>(k, &in, sizeof in);
+    }
+};
+
+template <>
+struct querier<pmc_counter_owners> {
+    /// storage: at least 8 + 12 x query<max_pmc_counters> bytes (pmc_owner_buffer<> holds 16 counters).
+    template <kernel K>
+    static result<pmc_owner_view> apply(K& k, std::span<std::byte> storage, std::uint32_t processor = 0,
+                                        std::uint32_t* required_size = nullptr) noexcept {
+        if (storage.size() < pmc_owners_head_size) return rule::kernel_reply_malformed;
+        std::memset(storage.data(), 0, storage.size());
+        std::memcpy(storage.data(), &processor, 4);
+        auto const length = kernel_length(storage.size());
+        std::size_t returned = 0;
+        auto const ec = query_error<pmc_counter_owners>(
+            query_control(k, pmc_counter_owners::row.query.kernel_code, storage.data(), length, storage.data(), length, returned));
+        if (required_size) *required_size = static_cast<std::uint32_t>(returned);
+        if (ec) return ec;
+        pmc_owner_view v;
+        if (rule const r = pmc_owner_view::parse(storage.first(returned), v); r != rule::ok) return r;
+        return v;
+    }
+};
+
+template <>
+struct querier<pmc_session_information> {
+    template <kernel K>
+    static result<pmc_session_view> apply(K& k, std::span<std::byte> storage, std::uint32_t* required_size = nullptr) noexcept {
+        std::size_t returned = 0;
+        auto const ec = query_error<pmc_session_information>(
+            query_control(k, pmc_session_information::row.query.kernel_code, nullptr, 0,
+                          storage.empty() ? nullptr : storage.data(), storage.size(), returned));
+        if (required_size) *required_size = static_cast<std::uint32_t>(returned);
+        if (ec) return ec;
+        pmc_session_view v;
+        if (rule const r = pmc_session_view::parse(storage.first(returned), v); r != rule::ok) return r;
+        return v;
     }
 };
 

@@ -9,6 +9,14 @@
 //   set<pmc_event_list>(k, session, events)            <= 4, as for stack_tracing
 //   set<pmc_counter_list>(k, session, counters)        1..4 profile_source
 //   set<disallow_list>(k, session, guids)              <= 256 guid
+//   set<periodic_capture_state_list>(k, session, capture_frequency, providers)   <= 16 GUIDs (16)
+//   set<periodic_capture_state_list>(k, session)       clears (16)
+//   set<session_binary_tracking>(k, session, bool)     (18)
+//   set<lbr_configuration>(k, session, lbr_options)    (20)
+//   set<lbr_event_list>(k, session, hooks)             <= 4 hook ids (21)
+//   set<stack_caching>(k, session, stack_cache_size, stack_cache_buckets)           (24; once per session)
+//   set<unified_stack_caching>(k, session, stack_cache_size, stack_cache_buckets)   (26)
+//   set<context_register>(k, session, hooks)           <= 8 hook ids or events (28)
 //   set<provider_binary_tracking>(k, registration)
 //   set<provider_traits>(k, registration, traits)      make_provider_traits(...) or bytes
 //   set<use_descriptor_type>(k, registration, bool)
@@ -40,6 +48,7 @@
 #include "etwctl/profile_source_list.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/request/checks.hpp"
+#include "etwctl/request/current_windows.hpp"
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/types.hpp"
@@ -271,6 +280,108 @@ struct setter<disallow_list> {
             static_assert(n <= limits::max_disallow_list,
                           "etwctl::set<disallow_list>: too many GUIDs; etwctl sends at most 256 (the request is built on the stack)");
         return send_list<disallow_list>(k, session, guids);
+    }
+};
+
+// ---- the classes later releases added (16-28) -------------------------------------------------------
+
+/// TRACE_STACK_CACHING_INFO for class 24 or 26: the values inside the kernel's clamps, then the request.
+template <class C, kernel K>
+std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
+    if (!stack_cache_size_bounds.contains(size.bytes)) [[unlikely]]
+        return fail(rule::stack_cache_out_of_bounds,
+                    "set<{name}>: a cache of {value} bytes is outside the kernel's [{low}, {high}] (3 to 50 MiB); pass "
+                    "a size in range, or stack_cache_size{stack_cache_size_bounds.clamp(bytes)} to accept the clamp",
+                    C::name, size.bytes, stack_cache_size_bounds.min, stack_cache_size_bounds.max);
+    if (!stack_cache_bucket_bounds.contains(buckets.count)) [[unlikely]]
+        return fail(rule::stack_cache_out_of_bounds,
+                    "set<{name}>: {value} buckets is outside the kernel's [{low}, {high}]; pass a count in range, or "
+                    "stack_cache_buckets{stack_cache_bucket_bounds.clamp(n)} to accept the clamp",
+                    C::name, buckets.count, stack_cache_bucket_bounds.min, stack_cache_bucket_bounds.max);
+    return to_error_code<C>(send_stack_caching(k, C::row.set.kernel_code, session.value, 1, size.bytes, buckets.count));
+}
+
+template <>
+struct setter<stack_caching> {
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
+        return set_stack_cache<stack_caching>(k, session, size, buckets);
+    }
+};
+
+template <>
+struct setter<unified_stack_caching> {
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
+        return set_stack_cache<unified_stack_caching>(k, session, size, buckets);
+    }
+};
+
+template <>
+struct setter<lbr_configuration> {
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session, lbr_options options) noexcept {
+        return to_error_code<lbr_configuration>(send_lbr_configuration(k, session.value, options.flags));
+    }
+};
+
+template <>
+struct setter<lbr_event_list> {
+    template <kernel K, class R>
+        requires hook_range<R>
+    static std::error_code apply(K& k, session_handle session, R const& hooks) noexcept {
+        if constexpr (extent_of<R> != std::dynamic_extent)
+            static_assert(extent_of<R> <= limits::max_lbr_events,
+                          "etwctl::set<lbr_event_list>: at most 4 events (TRACE_LBR_MAXIMUM_EVENTS)");
+        std::size_t const n = std::ranges::size(hooks);
+        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return make_error_code(r);
+        constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
+        return to_error_code<lbr_event_list>(
+            send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
+    }
+};
+
+template <>
+struct setter<context_register> {
+    /// Hook ids, or events (CLASSIC_EVENT_ID / classic_event_id: encoded as every hook list is).
+    template <kernel K, class R>
+        requires(hook_range<R> || event_range<R>)
+    static std::error_code apply(K& k, session_handle session, R const& hooks) noexcept {
+        if constexpr (extent_of<R> != std::dynamic_extent)
+            static_assert(extent_of<R> <= limits::max_context_register_events,
+                          "etwctl::set<context_register>: at most 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)");
+        std::size_t const n = std::ranges::size(hooks);
+        if (rule const r = check_list_count<context_register>(n); r != rule::ok) return make_error_code(r);
+        return to_error_code<context_register>(
+            send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n));
+    }
+};
+
+template <>
+struct setter<session_binary_tracking> {
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session, bool enable) noexcept {
+        return to_error_code<session_binary_tracking>(send_binary_tracking(k, session.value, enable));
+    }
+};
+
+template <>
+struct setter<periodic_capture_state_list> {
+    template <kernel K, guid_range R>
+    static std::error_code apply(K& k, session_handle session, capture_frequency frequency, R const& providers) noexcept {
+        if constexpr (extent_of<R> != std::dynamic_extent)
+            static_assert(extent_of<R> <= limits::max_periodic_capture_providers,
+                          "etwctl::set<periodic_capture_state_list>: at most 16 providers");
+        std::size_t const n = std::ranges::size(providers);
+        if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return make_error_code(r);
+        static_assert(sizeof(*std::ranges::data(providers)) == 16);
+        return to_error_code<periodic_capture_state_list>(
+            send_periodic_capture(k, session.value, frequency.seconds, std::ranges::data(providers), n));
+    }
+    /// Clears the session's periodic capture state (the SDK's NULL buffer).
+    template <kernel K>
+    static std::error_code apply(K& k, session_handle session) noexcept {
+        return to_error_code<periodic_capture_state_list>(send_periodic_capture(k, session.value, 0, nullptr, 0));
     }
 };
 

@@ -6,7 +6,6 @@
 #include <iostream>
 #include <string>
 
-#include "etwctl/classes/current_windows.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/typed/query.hpp"
 #include "etwctl/status_codes.hpp"

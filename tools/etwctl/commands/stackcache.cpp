@@ -10,7 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "etwctl/classes/current_windows.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/typed/set.hpp"
 #include "etwctl/status_codes.hpp"
