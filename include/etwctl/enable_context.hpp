@@ -11,9 +11,18 @@
 #include "etwctl/config.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
-#include "etwctl/request/checks.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
+
+namespace validate {
+/// EtwGetTraceEnableFlags: the handle must look like a TRACE_ENABLE_CONTEXT.
+constexpr rule enable_context(std::uint64_t trace_handle) noexcept {
+    if (trace_handle == 0) return rule::enable_context_zero_handle;
+    auto const id = static_cast<std::uint16_t>(trace_handle & 0xFFFFU);
+    if (id != limits::kernel_logger_id && id >= limits::max_loggers) return rule::enable_context_bad_logger_id;
+    return rule::ok;
+}
+} // namespace validate
 
 struct enable_context {
     std::uint64_t handle = 0;

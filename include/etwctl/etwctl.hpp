@@ -47,4 +47,4 @@
 #include "etwctl/profiler/guards.hpp"
 #include "etwctl/profiler/pmc.hpp"
 #include "etwctl/profiler/custom_counters.hpp"
-#include "etwctl/kernel/native.hpp"
+#include "etwctl/default_kernel.hpp"

@@ -3,24 +3,19 @@
 // one header that includes <windows.h>. Each export is resolved lazily and lock-free
 // (detail/lazy_export.hpp); a missing one is STATUS_ENTRYPOINT_NOT_FOUND (ERROR_PROC_NOT_FOUND from
 // EventSetInformation), never a load failure.
-// Also here, on Windows only: the overloads of set / query / compat without a kernel argument.
-// On other platforms this header declares nothing.
+// The overloads of set / query / compat without a kernel argument are one layer up, above the faces
+// (default_kernel.hpp): the kernel layer includes no face. On other platforms this header declares nothing.
 #pragma once
 
 #if defined(_WIN32)
 
 #include <cstdint>
-#include <utility>
 
-#include "etwctl/compat.hpp"
 #include "etwctl/config.hpp"
 #include "etwctl/detail/lazy_export.hpp"
 #include "etwctl/detail/windows_syscalls.hpp"
 #include "etwctl/kernel/concept.hpp"
-#include "etwctl/typed/query.hpp"
-#include "etwctl/typed/set.hpp"
 #include "etwctl/status_codes.hpp"
-#include "etwctl/typed/tags.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 
@@ -76,48 +71,6 @@ private:
 
 static_assert(kernel<native_kernel>);
 static_assert(kernel_with_availability<native_kernel>);
-
-// ---- overloads that use native_kernel ------------------------------------------------------------
-
-template <info_tag C, class First, class... Args>
-    requires(!kernel<std::remove_cvref_t<First>>)
-[[nodiscard]] std::error_code set(First const& first, Args const&... args) noexcept {
-    return set<C>(native_kernel::instance(), first, args...);
-}
-template <info_tag C>
-[[nodiscard]] std::error_code set() noexcept {
-    return set<C>(native_kernel::instance());
-}
-
-template <trace_info_tag C, class... Args>
-    requires((sizeof...(Args) == 0) || (!kernel<std::remove_cvref_t<Args>> && ...))
-[[nodiscard]] auto query(Args&&... args) noexcept {
-    return query<C>(native_kernel::instance(), std::forward<Args>(args)...);
-}
-
-namespace compat {
-inline std::uint32_t trace_set_information(std::uint64_t session, std::uint32_t information_class,
-                                           void const* information, std::uint32_t length) noexcept {
-    return trace_set_information(native_kernel::instance(), session, information_class, information, length);
-}
-inline std::uint32_t trace_query_information(std::uint64_t session, std::uint32_t information_class, void* information,
-                                             std::uint32_t length, std::uint32_t* return_length) noexcept {
-    return trace_query_information(native_kernel::instance(), session, information_class, information, length,
-                                   return_length);
-}
-template <class ULong>
-    requires(std::same_as<ULong, unsigned long> && sizeof(ULong) == 4 && !std::same_as<ULong, std::uint32_t>)
-std::uint32_t trace_query_information(std::uint64_t session, std::uint32_t information_class, void* information,
-                                      std::uint32_t length, ULong* return_length) noexcept {
-    return trace_query_information(native_kernel::instance(), session, information_class, information, length,
-                                   return_length);
-}
-template <event_set_information_policy P = default_event_set_information_policy>
-std::int32_t tracelogging_set_information(std::uint64_t reg_handle, std::uint32_t information_class,
-                                          void const* information, std::uint32_t length) noexcept {
-    return tracelogging_set_information<P>(native_kernel::instance(), reg_handle, information_class, information, length);
-}
-} // namespace compat
 
 ETWCTL_END_NAMESPACE
 

@@ -14,6 +14,7 @@
 
 #include "etwctl/classes/info_classes.hpp"
 #include "etwctl/config.hpp"
+#include "etwctl/enable_context.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
 
@@ -131,13 +132,7 @@ constexpr rule event_set_information(std::uint32_t information_class, void const
     }
 }
 
-/// EtwGetTraceEnableFlags: the handle must look like a TRACE_ENABLE_CONTEXT.
-constexpr rule enable_context(std::uint64_t trace_handle) noexcept {
-    if (trace_handle == 0) return rule::enable_context_zero_handle;
-    auto const id = static_cast<std::uint16_t>(trace_handle & 0xFFFFU);
-    if (id != limits::kernel_logger_id && id >= limits::max_loggers) return rule::enable_context_bad_logger_id;
-    return rule::ok;
-}
+// EtwGetTraceEnableFlags' check (validate::enable_context) is with the type it checks, enable_context.hpp.
 
 } // namespace validate
 ETWCTL_END_NAMESPACE

@@ -1,0 +1,2 @@
+// Fixture: a face.
+#pragma once

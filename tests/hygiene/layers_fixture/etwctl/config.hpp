@@ -1,0 +1,2 @@
+// Fixture: base.
+#pragma once

@@ -1,0 +1,3 @@
+// Fixture: the typed face's own row.
+#pragma once
+#include "etwctl/config.hpp"

@@ -1,0 +1,2 @@
+// Fixture: a folder no layer names.
+#pragma once
