@@ -18,7 +18,6 @@
 #include "etwctl/config.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/request/checks.hpp"
-#include "etwctl/request/current_windows.hpp"
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/rules.hpp"

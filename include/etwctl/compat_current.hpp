@@ -11,7 +11,7 @@
 // (exact structs -> ERROR_BAD_LENGTH, arrays -> whole elements and a count limit -> ERROR_INCORRECT_SIZE,
 // machine-global classes -> session 0). They are the rows of classes 16-28 in the one class table
 // (classes/info_classes.hpp), checked by the same request/checks.hpp as every class and listed in
-// docs/choices.md; the requests come from request/current_windows.hpp's encoders.
+// docs/choices.md; the requests come from request/encode.hpp's encoders.
 // The kernel's own refusals (clamps, second enable, privilege, a Windows without the class ->
 // ERROR_INVALID_FUNCTION) arrive through RtlNtStatusToDosError as usual.
 //

@@ -16,7 +16,7 @@
 #include "etwctl/request/decode.hpp"
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/parse.hpp"
-#include "etwctl/request/current_windows.hpp"
+#include "etwctl/request/encode.hpp"
 #include "etwctl/request/custom_counters.hpp"
 #include "etwctl/request/logger_query.hpp"
 #include "etwctl/status_codes.hpp"

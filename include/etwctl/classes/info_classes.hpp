@@ -91,7 +91,7 @@ enum class request_kind : std::uint8_t {
     interval,            ///< EVENT_TRACE_TIME_PROFILE_INFORMATION (timer) or Nt{Set,Query}IntervalProfile
     profile_source_list, ///< SystemPerformanceTraceInformation class 0x0D into the caller's buffer
     disallow_list,       ///< NtTraceControl 0x1C (set: {logger id, count, GUIDs}) / 0x22 (query)
-    // The classes later releases added (request/current_windows.hpp has their layouts and encoders).
+    // The classes later releases added (request/layouts.hpp has their layouts, request/encode.hpp their encoders).
     periodic_capture,  ///< NtTraceControl 0x25 {LoggerId; Frequency; USHORT Count; 0; GUID[n]}
     binary_tracking,   ///< NtTraceControl 0x29 {LoggerId; UCHAR Enable; 0}
     control_ulong,     ///< NtTraceControl with no input, a ULONG out

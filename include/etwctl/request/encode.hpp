@@ -262,5 +262,98 @@ outcome query_profile_sources(K& k, void* info, std::size_t length, std::size_t&
     return kernel_said(s);
 }
 
+
+// ---- the requests of the classes later releases added (16-28) -----------------------------------------
+
+
+/// request_kind::periodic_capture: count (<= 16) GUIDs from `guids` (any alignment); 0 clears.
+template <kernel K>
+outcome send_periodic_capture(K& k, std::uint64_t session, std::uint32_t frequency_seconds, void const* guids,
+                              std::size_t count) noexcept {
+    kernel_periodic_capture_request<limits::max_periodic_capture_providers> r{};
+    r.logger_id = logger_of(session);
+    r.frequency_seconds = frequency_seconds;
+    r.provider_count = static_cast<std::uint16_t>(count);
+    if (count != 0) std::memcpy(r.providers, guids, 16 * count);
+    std::uint32_t returned = 0;
+    return kernel_said(k.nt_trace_control(trace_control::periodic_capture_state, &r, r.length_for(count), nullptr, 0, &returned));
+}
+
+/// request_kind::binary_tracking.
+template <kernel K>
+outcome send_binary_tracking(K& k, std::uint64_t session, bool enable) noexcept {
+    kernel_binary_tracking_request r{};
+    r.logger_id = logger_of(session);
+    r.enable = enable ? 1 : 0;
+    std::uint32_t returned = 0;
+    return kernel_said(k.nt_trace_control(trace_control::provider_binary_tracking, &r, sizeof r, nullptr, 0, &returned));
+}
+
+/// request_kind::lbr_configuration.
+template <kernel K>
+outcome send_lbr_configuration(K& k, std::uint64_t session, std::uint32_t options) noexcept {
+    kernel_lbr_configuration_request r{};
+    r.header.trace_handle = session;
+    r.options = options;
+    return kernel_said(set_system_information(k, &r, sizeof r));
+}
+
+/// request_kind::stack_caching (kernel class 0x10 or 0x1A).
+template <kernel K>
+outcome send_stack_caching(K& k, std::uint32_t kernel_code, std::uint64_t session, std::uint8_t enabled,
+                           std::uint32_t cache_size, std::uint32_t bucket_count) noexcept {
+    kernel_stack_caching_request r{};
+    r.header = {kernel_code, 0, session};
+    r.enabled = enabled;
+    r.cache_size = cache_size;
+    r.bucket_count = bucket_count;
+    return kernel_said(set_system_information(k, &r, sizeof r));
+}
+
+/// request_kind::context_register: count (<= 8) events or hook ids, encoded as every hook list is
+/// (events whose GUID is no kernel group are skipped, as SECHOST skips them for PMC events).
+template <kernel K, class E>
+outcome send_context_register(K& k, std::uint64_t session, std::uint32_t register_types, E const* events,
+                              std::size_t count) noexcept {
+    kernel_context_register_request r{};
+    r.header.trace_handle = session;
+    r.register_types = register_types;
+    std::size_t const n = count == 0 ? 0 : encode_hook_ids(events, count, r.hooks);
+    return kernel_said(set_system_information(k, &r, r.length_for(n)));
+}
+
+/// An NtTraceControl query straight into the caller's buffer (request_kind::control_ulong,
+/// stream_count, pmc_owners, pmc_sessions): returned = the bytes written or needed; a reply that claims
+/// more than the buffer while reporting success is malformed.
+template <kernel K>
+outcome query_control(K& k, std::uint32_t code, void const* in, std::uint32_t in_length, void* out, std::size_t length,
+                      std::size_t& returned) noexcept {
+    std::uint32_t const len = kernel_length(length);
+    std::uint32_t got = 0;
+    std::int32_t const s = k.nt_trace_control(code, in, in_length, out, len, &got);
+    returned = got;
+    if (s >= 0 && got > len) return broke(rule::kernel_reply_malformed);
+    return kernel_said(s);
+}
+
+/// request_kind::stream_count's input: the session's logger id.
+constexpr kernel_stream_count_request stream_count_input(std::uint64_t session) noexcept {
+    kernel_stream_count_request r{};
+    r.logger_id = static_cast<std::uint16_t>(logger_of(session));
+    return r;
+}
+
 } // namespace detail
+
+/// The newer classes' kernel codes (phnt ntexapi.h EVENT_TRACE_INFORMATION_CLASS, by their old names
+/// here; the enum in kernel/concept.hpp has them all) - NtTraceControl codes are in trace_control::, the
+/// limits in limits:: (types.hpp).
+namespace kernel_class {
+inline constexpr auto stack_caching = event_trace_information_class::stack_caching;                         // 0x10
+inline constexpr auto last_branch_configuration = event_trace_information_class::last_branch_configuration; // 0x13
+inline constexpr auto last_branch_event_list = event_trace_information_class::last_branch_event_list;       // 0x14
+inline constexpr auto unified_stack_caching = event_trace_information_class::unified_stack_caching;         // 0x1A
+inline constexpr auto context_register = event_trace_information_class::context_register;                   // 0x1B
+} // namespace kernel_class
+
 ETWCTL_END_NAMESPACE

@@ -10,6 +10,31 @@
 //   disallow list (NtTraceControl 0x1C)       {ULONG LoggerId, ULONG Count, GUID[Count]}        8 + 16n
 //   disallow list query (NtTraceControl 0x22) input: the 8-byte TRACEHANDLE; output: GUID[]
 // The last three are etwctl's choices where no source gives the layout (docs/choices.md).
+//
+// The requests of the classes later releases added (TRACE_INFO_CLASS 16-28), from the SDK's evntrace.h
+// (TRACE_INFO_CLASS values, TRACE_STACK_CACHING_INFO, TRACE_PERIODIC_CAPTURE_STATE_INFO, TRACE_LBR_CONFIGURATION, TRACE_LBR_MAXIMUM_EVENTS,
+// ETW_PMC_COUNTER_OWNERSHIP_STATUS, ETW_PMC_SESSION_INFO, TRACE_CONTEXT_REGISTER_INFO,
+// ETW_MAX_CONTEXT_REGISTER_EVENTS), phnt ntexapi.h / ntwmi.h (EVENT_TRACE_INFORMATION_CLASS 0x10 stack
+// caching, 0x13 / 0x14 last-branch configuration / event list, 0x1A unified stack caching, 0x1B context
+// registers; EVENT_TRACE_STACK_CACHING_INFORMATION; the ETWTRACECONTROLCODE values), and
+// https://learn.microsoft.com/en-us/windows/win32/api/evntrace/ne-evntrace-trace_query_info_class.
+//
+//   class  kernel request                                                                    bytes
+//   16     NtTraceControl 0x25 {ULONG LoggerId; ULONG Frequency; USHORT Count; USHORT 0; GUID[n]} 12 + 16n, n <= 16
+//   18     NtTraceControl 0x29 {ULONG LoggerId; UCHAR Enable; 3 bytes 0}                      8
+//   19     NtTraceControl 0x2A, no input; out ULONG                                          0 / 4
+//   20     SystemPerformanceTraceInformation 0x13 {class; 0; TraceHandle; ULONG Options; 0}  0x18
+//   21     SystemPerformanceTraceInformation 0x14 {class; 0; TraceHandle; ULONG HookId[n]}   0x10 + 4n, n <= 4
+//   22     NtTraceControl 0x2B, no input; out ULONG                                          0 / 4
+//   23     NtTraceControl 0x2C {USHORT LoggerId; 6 bytes 0}; out ULONG                        8 / 4
+//   24/26  SystemPerformanceTraceInformation 0x10 / 0x1A {class; 0; TraceHandle; BOOLEAN Enabled;
+//          3 bytes 0; ULONG CacheSize; ULONG BucketCount; 4 bytes 0}                          0x20
+//   25     NtTraceControl 0x2D, the caller's ETW_PMC_COUNTER_OWNERSHIP_STATUS in and out      8 + 12n
+//   27     NtTraceControl 0x2E, no input; out a chain of ETW_PMC_SESSION_INFO                 0 / any
+//   28     SystemPerformanceTraceInformation 0x1B {class; 0; TraceHandle; ULONG RegisterTypes;
+//          ULONG HookId[n]}                                                                  0x14 + 4n, n <= 8
+// Class 17 (TracePeriodicCaptureStateInfo) is not here: its caller-side output is public, the kernel
+// request is not (docs/choices.md).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // etwctl/testing/sim_current_windows.hpp - the simulated kernel's model of the information classes later
-// Windows releases added (TRACE_INFO_CLASS 16-28; request/current_windows.hpp has the requests). It is a
+// Windows releases added (TRACE_INFO_CLASS 16-28; request/layouts.hpp has the requests). It is a
 // part of sim::kernel (testing/sim_kernel.hpp owns one and hands it these requests); on its own it
 // keeps the per-logger state of the newer classes and answers their requests.
 //
@@ -30,7 +30,7 @@
 #include "etwctl/config.hpp"
 #include "etwctl/guid.hpp"
 #include "etwctl/kernel/concept.hpp"
-#include "etwctl/request/current_windows.hpp"
+#include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/status_codes.hpp"
 #include "etwctl/types.hpp"

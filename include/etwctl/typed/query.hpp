@@ -29,7 +29,6 @@
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/pmc_views.hpp"
 #include "etwctl/profile_source_list.hpp"
-#include "etwctl/request/current_windows.hpp"
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/types.hpp"

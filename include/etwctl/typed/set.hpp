@@ -48,7 +48,6 @@
 #include "etwctl/profile_source_list.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/request/checks.hpp"
-#include "etwctl/request/current_windows.hpp"
 #include "etwctl/request/encode.hpp"
 #include "etwctl/request/layouts.hpp"
 #include "etwctl/types.hpp"
