@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/compat.hpp - drop-in equivalents of TraceSetInformation, TraceQueryInformation,
 // EtwGetTraceEnableFlags and TraceLoggingSetInformation, with SECHOST/NTDLL semantics (sources in docs/choices.md):
 // the same checks in the same order, the same error codes, byte-exact kernel requests, kernel failures
@@ -16,6 +17,7 @@
 
 #include "etwctl/classes/info_classes.hpp"
 #include "etwctl/config.hpp"
+#include "etwctl/enable_context.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/request/checks.hpp"
 #include "etwctl/request/encode.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/compat_current.hpp - the drop-in TraceSetInformation / TraceQueryInformation of a current Windows
 // release, as an explicit opt-in:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/config.hpp - version, ABI namespace, platform and the one configuration macro etwctl reads.
 //
 // The version is spelled here only: CMakeLists.txt reads ETWCTL_VERSION_MAJOR/MINOR/PATCH from this file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/default_kernel.hpp - Windows only: set / query and the drop-in functions without a kernel
 // argument, on the default kernel, native_kernel::instance() (kernel/native.hpp):
 //

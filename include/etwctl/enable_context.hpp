@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/enable_context.hpp - TRACEHANDLE -> TRACE_ENABLE_CONTEXT, decoded at compile time or run time.
 //
 // A classic provider's enable callback receives a TRACEHANDLE that is really a TRACE_ENABLE_CONTEXT:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/error.hpp - std::error_code support for the four sources of errors, kept apart:
 //   win32_category()    Win32 error codes (values as winerror.h)
 //   ntstatus_category() NTSTATUS from the kernel (the value is the 32-bit status)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/etwctl.hpp - the umbrella header: the public API (not the simulated kernels: those are
 // opt-in, etwctl/testing/sim_kernel.hpp and etwctl/testing/hostile_kernel.hpp).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/group_mask.hpp - PERFINFO_GROUPMASK (8 x 32-bit masks) as a value type with set operations.
 //
 // A PERF_* flag encodes its mask index in bits 29-31 and its bits in 0-28 (phnt ntwmi.h PERF_MASK_INDEX):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/guid.hpp - a GUID that is layout-compatible with the SDK's GUID and constructible at compile
 // time from its text form:   constexpr etwctl::guid g = etwctl::guid::from_string("3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c");
 // or with the literal:        using namespace etwctl::literals; auto g = "{3d6fa8d4-...}"_guid;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/hook_list.hpp - a fixed-size, constexpr list of hook ids: what a compile-time stack-walk or PMC
 // event configuration becomes (etwctl::stack_walk<"CSwitch+ReadyThread"> yields one). Passing it to
 // set<stack_tracing> sends ids that were computed by the compiler: no lookup, no loop at run time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/pmc_views.hpp - the replies of the two PMC queries later releases added, as checked views into
 // the caller's storage (as profile_source_list.hpp is for TraceProfileSourceListInfo): who holds each
 // hardware counter (TracePmcCounterOwners, class 25: ETW_PMC_COUNTER_OWNERSHIP_STATUS) and which

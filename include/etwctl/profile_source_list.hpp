@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/profile_source_list.hpp - a bounds-checked view of a PROFILE_SOURCE_INFO chain.
 //
 // The kernel replies with records linked by NextEntryOffset, each a 0x18-byte head and a NUL-terminated

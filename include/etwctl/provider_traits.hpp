@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/provider_traits.hpp - the provider-traits blob of EventProviderSetTraits, built at compile
 // time (or into a caller's buffer at run time) and checked exactly as the kernel checks it.
 //

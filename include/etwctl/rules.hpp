@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/rules.hpp - every rule the library checks, in one table.
 //
 // A rule is one check on a caller's input (or on a kernel reply). Each has the exact Win32 error

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/status_codes.hpp - THE status table: the numeric codes of the three error domains etwctl speaks
 // (Win32 errors: what TraceSetInformation & co. return; NTSTATUS: what the kernel returns; HRESULT: what
 // TraceLoggingSetInformation returns), their names, and the one NTSTATUS -> Win32 mapping.

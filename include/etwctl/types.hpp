@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/types.hpp - the strong types of the API and the user-mode structures that are
 // layout-compatible with the SDK's (CLASSIC_EVENT_ID, TRACE_PROFILE_INTERVAL, TRACE_VERSION_INFO,
 // PROFILE_SOURCE_INFO), and the values of the later classes (stack-cache sizes, LBR options, capture frequency). The Windows build static_asserts sizes and offsets against the SDK headers.

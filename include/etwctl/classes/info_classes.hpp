@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/classes/info_classes.hpp - THE information-class table.
 //
 // One row per TRACE_INFO_CLASS value says everything etwctl does with the class, and the code reads it:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/detail/lazy_export.hpp - resolve a DLL export once, on first use, from any thread.
 //
 // Platform-free on purpose: the resolver is injected, so the logic is tested (and hammered under

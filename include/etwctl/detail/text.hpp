@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/detail/text.hpp - THE text utilities: the one fixed-string type (a string literal as a template
 // argument: stack_walk<"CSwitch">, "..."_guid), ASCII case folding and comparison, hex digits in and out.
 // All constexpr, no allocation, no locale.

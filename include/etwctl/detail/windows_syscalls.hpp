@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/detail/windows_syscalls.hpp - the one etwctl header that includes <windows.h>.
 //
 // The six exports etwctl calls (ntdll's NtSetSystemInformation, NtQuerySystemInformation,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/kernel/concept.hpp - the thin kernel layer: the six calls etwctl makes, as a concept.
 //
 // Anything with these six members is a kernel: etwctl::native_kernel (Windows: ntdll/advapi32),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/kernel/native.hpp - etwctl::native_kernel, the kernel layer on Windows: the six calls of the
 // kernel concept (kernel/concept.hpp) go to ntdll / advapi32 through detail/windows_syscalls.hpp, the
 // one header that includes <windows.h>. Each export is resolved lazily and lock-free

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/names/events.hpp - named kernel events, in xperf's stack-walk naming (CSwitch, ReadyThread,
 // Profile, ...), joined to the classic GUID + event type and to the 16-bit hook id the kernel uses.
 //

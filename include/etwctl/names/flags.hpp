@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/names/flags.hpp - every PERFINFO_GROUPMASK flag by name: the PERF_* values, the documented
 // EVENT_TRACE_FLAG_* bits of Masks[0], and xperf's kernel-flag names (PROC_THREAD, LOADER, PROFILE, ...)
 // as group_masks. One table per naming scheme; everything else (names/parse.hpp, names/events.hpp, the

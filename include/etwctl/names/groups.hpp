@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/names/groups.hpp - the 31 kernel event groups and their classic GUIDs (the high byte of a
 // hook id), with a constant-time GUID -> group lookup.
 //

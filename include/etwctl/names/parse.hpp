@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/names/parse.hpp - xperf-style lists of kernel events and kernel flags, parsed at compile time or at
 // run time by the same constexpr functions:
 //

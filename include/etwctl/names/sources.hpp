@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/names/sources.hpp - names of the profile sources (KPROFILE_SOURCE) and the timer's
 // documented interval bounds, with a compile-time checked timer interval:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/profiler/custom_counters.hpp - custom hardware counters: profile sources of your own design.
 //
 //   constexpr etwctl::intel_counter l2_miss{.event_select = 0x24, .unit_mask = 0x3F};

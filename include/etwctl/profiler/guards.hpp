@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/profiler/guards.hpp - scope guards for the machine-global profiling state.
 //
 //   {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/profiler/pmc.hpp - hardware counters (PMC) on kernel events, in one checked call.
 //
 //   etwctl::pmc_counter const counters[] = {etwctl::pmc_counter::named("TotalCycles"),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/profiler/stack_walk_set.hpp - the stack-walk list a session should have, kept by the caller.
 //
 // The kernel replaces a session's whole stack-tracing list on every TraceStackTracingInfo call and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/request/checks.hpp - the checks SECHOST / NTDLL make on a caller's buffer, driven by the
 // information-class table (classes/info_classes.hpp): one generic check per buffer shape, in Windows'
 // order, returning the broken etwctl::rule (rule::ok when none). The compat layer returns
@@ -14,7 +15,6 @@
 
 #include "etwctl/classes/info_classes.hpp"
 #include "etwctl/config.hpp"
-#include "etwctl/enable_context.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
 
@@ -132,7 +132,7 @@ constexpr rule event_set_information(std::uint32_t information_class, void const
     }
 }
 
-// EtwGetTraceEnableFlags' check (validate::enable_context) is with the type it checks, enable_context.hpp.
+// EtwGetTraceEnableFlags' check (validate::enable_context) is with the type it checks (enable_context.hpp).
 
 } // namespace validate
 ETWCTL_END_NAMESPACE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/request/custom_counters.hpp - the kernel requests that add and remove a custom hardware counter
 // (a profile source of the caller's own design), byte for byte.
 //

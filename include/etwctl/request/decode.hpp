@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/request/decode.hpp - the request layer read backwards: a kernel request's bytes -> what they
 // mean, field by field. The simulated kernel reads its requests with it, the etwctl tool's --dry-run
 // prints them with it, the tests check requests with it; the layouts are those of request/layouts.hpp,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/request/encode.hpp - the request layer: one function per kernel request kind of the class
 // table (classes/info_classes.hpp), building the kernel's buffer byte for byte (request/layouts.hpp),
 // making the one kernel call and checking the reply before anything reaches the caller.

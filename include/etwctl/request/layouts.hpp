@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/request/layouts.hpp - the buffers the kernel receives, byte for byte (EVENT_TRACE_* structures of
 // phnt ntwmi.h and Geoff Chappell's km/ntoskrnl/inc/api/ntetw/ pages; user-mode ones from the SDK's evntrace.h),
 // and the outcome type both the compat and the typed layers return internally.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/request/logger_query.hpp - a session by name: the trace-control query ControlTrace sends for
 // EVENT_TRACE_CONTROL_QUERY, NtTraceControl(EtwQueryLoggerCode = 3) with a WMI_LOGGER_INFORMATION
 // naming the logger; the kernel answers with the logger's TRACEHANDLE in Wnode.HistoricalContext.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/testing/hostile_kernel.hpp - a kernel that lies. It wraps the simulated kernel (sim::kernel: all
 // state and rules) and corrupts its replies in one chosen way, so tests can check that etwctl turns every
 // malformed reply into a precise error (rule::kernel_reply_malformed, or the status the kernel returned)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/testing/sim_current_windows.hpp - the simulated kernel's model of the information classes later
 // Windows releases added (TRACE_INFO_CLASS 16-28; request/layouts.hpp has the requests). It is a
 // part of sim::kernel (testing/sim_kernel.hpp owns one and hands it these requests); on its own it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/testing/sim_kernel.hpp - THE simulated kernel: a model of the kernel (and NTDLL's EventSetInformation)
 // that keeps state, enforces the kernel's rules and records every request. It satisfies
 // etwctl::kernel, so every etwctl function runs against it on any platform.

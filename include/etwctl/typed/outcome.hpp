@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/typed/outcome.hpp - what a typed call answers when it did not succeed: the broken rule
 // (rule_category()), or the kernel's status (ntstatus_category()) with its context recorded for
 // describe(ec) - what the status means for this class and what to do.

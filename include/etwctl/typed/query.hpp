@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/typed/query.hpp - the typed queries:  auto r = etwctl::query<InfoClass>(kernel, args...);  if (r) use(*r);
 //
 //   query<system_trace_enable_flags>(k, session)           -> result<group_mask>

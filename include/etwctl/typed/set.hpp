@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/typed/set.hpp - the typed setters:  std::error_code ec = etwctl::set<InfoClass>(kernel, args...);
 //
 //   set<stack_tracing>(k, session, events)            events: classic_event_id / CLASSIC_EVENT_ID range (<= 256),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/typed/tags.hpp - the typed API's tags, one per information class:
 //   etwctl::set<stack_tracing>(...), etwctl::query<version>(...), set<stack_caching>(...).
 // Each names its class; what it can do (settable / queryable), its limits and its request come from

@@ -1,0 +1,25 @@
+# cmake -DINCLUDE_DIR=<dir holding etwctl/> -P check_spdx.cmake
+# Every public header opens with the licence's SPDX line, exactly `// SPDX-License-Identifier: MIT`
+# (LICENSE has the text), so a header copied out of the tree carries its licence and a new header
+# cannot forget it.
+cmake_minimum_required(VERSION 3.21)
+if(NOT INCLUDE_DIR)
+    message(FATAL_ERROR "check_spdx.cmake: INCLUDE_DIR not set")
+endif()
+get_filename_component(INCLUDE_DIR "${INCLUDE_DIR}" ABSOLUTE)
+file(GLOB_RECURSE headers RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/etwctl/*.hpp")
+list(LENGTH headers n)
+if(n EQUAL 0)
+    message(FATAL_ERROR "no headers under ${INCLUDE_DIR}/etwctl")
+endif()
+set(problems "")
+foreach(h IN LISTS headers)
+    file(STRINGS "${INCLUDE_DIR}/${h}" first LIMIT_COUNT 1)
+    if(NOT first STREQUAL "// SPDX-License-Identifier: MIT")
+        string(APPEND problems "${h}: the first line is '${first}', not '// SPDX-License-Identifier: MIT'\n")
+    endif()
+endforeach()
+if(problems)
+    message(FATAL_ERROR "headers without the licence line:\n${problems}")
+endif()
+message(STATUS "${n} headers open with // SPDX-License-Identifier: MIT")
