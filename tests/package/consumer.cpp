@@ -2,6 +2,7 @@
 // kernel, and prints what it saw.
 #include <cstdio>
 
+#include <etwctl/compat.hpp> // the drop-in functions: opt-in
 #include <etwctl/etwctl.hpp>
 #include <etwctl/testing/sim_kernel.hpp>
 

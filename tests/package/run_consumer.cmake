@@ -1,5 +1,5 @@
 # Builds and runs one consumer project of etwctl (see CMakeLists.txt in this directory).
-#   cmake -DMODE=find_package|add_subdirectory|install_without_build|fetchcontent -DETWCTL_SOURCE_DIR=...
+#   cmake -DMODE=find_package|add_subdirectory|install_without_build|fetchcontent|pkg_config -DETWCTL_SOURCE_DIR=...
 #         -DWORK_DIR=... [-DGENERATOR=...]
 #         [-DBUILD_TYPE=...] [-DCXX_COMPILER=...] [-DCXX_FLAGS=...] [-DTOOLCHAIN_FILE=...] [-DEMULATOR=...]
 #         [-DOUTER_BINARY_DIR=...]
@@ -37,7 +37,8 @@ function(step what)
 endfunction()
 
 # The install: every public header, the package config and an architecture-independent version file,
-# and nothing else (no tool unless it was built and asked for).
+# the pkg-config file, the documents with the licence, and nothing else (no tool unless it was built and
+# asked for).
 function(check_install_layout prefix)
     file(GLOB_RECURSE headers RELATIVE "${ETWCTL_SOURCE_DIR}/include" "${ETWCTL_SOURCE_DIR}/include/etwctl/*.hpp")
     list(LENGTH headers header_count)
@@ -51,10 +52,40 @@ function(check_install_layout prefix)
     endforeach()
     file(GLOB_RECURSE installed RELATIVE "${prefix}" "${prefix}/*")
     foreach(f IN LISTS installed)
-        if(NOT f MATCHES "^include/etwctl/.*\\.hpp$" AND NOT f MATCHES "^share/cmake/etwctl/etwctl(Config|ConfigVersion|Targets)\\.cmake$")
+        if(NOT f MATCHES "^include/etwctl/.*\\.hpp$" AND NOT f MATCHES "^share/cmake/etwctl/etwctl(Config|ConfigVersion|Targets)\\.cmake$"
+           AND NOT f STREQUAL "share/pkgconfig/etwctl.pc" AND NOT f MATCHES "^share/doc/etwctl/(README\\.md|LICENSE|CHANGELOG\\.md|docs/[a-z_]+\\.md)$")
             message(FATAL_ERROR "unexpected installed file (header-only package): ${f}")
         endif()
     endforeach()
+    # The licence and the documents, where a packager looks for them; README's links into docs/ resolve.
+    file(READ "${ETWCTL_SOURCE_DIR}/LICENSE" licence)
+    if(NOT licence MATCHES "^MIT License\n\nCopyright \\(c\\) [0-9]+ the etwctl authors\n")
+        message(FATAL_ERROR "LICENSE is not the MIT licence of the etwctl authors")
+    endif()
+    if(NOT EXISTS "${prefix}/share/doc/etwctl/LICENSE")
+        message(FATAL_ERROR "not installed: share/doc/etwctl/LICENSE")
+    endif()
+    file(READ "${prefix}/share/doc/etwctl/LICENSE" installed_licence)
+    if(NOT installed_licence STREQUAL licence)
+        message(FATAL_ERROR "share/doc/etwctl/LICENSE differs from the source tree's LICENSE")
+    endif()
+    file(GLOB docs RELATIVE "${ETWCTL_SOURCE_DIR}" "${ETWCTL_SOURCE_DIR}/docs/*.md")
+    foreach(d README.md CHANGELOG.md ${docs})
+        if(NOT EXISTS "${prefix}/share/doc/etwctl/${d}")
+            message(FATAL_ERROR "not installed: share/doc/etwctl/${d}")
+        endif()
+    endforeach()
+    file(READ "${prefix}/share/doc/etwctl/README.md" readme_text)
+    string(REGEX MATCHALL "\\(docs/[a-z_]+\\.md\\)" links "${readme_text}")
+    foreach(link IN LISTS links)
+        string(REGEX REPLACE "[()]" "" link "${link}")
+        if(NOT EXISTS "${prefix}/share/doc/etwctl/${link}")
+            message(FATAL_ERROR "the installed README links to ${link}, which is not installed beside it")
+        endif()
+    endforeach()
+    if(NOT EXISTS "${prefix}/share/pkgconfig/etwctl.pc")
+        message(FATAL_ERROR "not installed: share/pkgconfig/etwctl.pc")
+    endif()
     set(config_dir "${prefix}/share/cmake/etwctl")
     foreach(f etwctlConfig.cmake etwctlConfigVersion.cmake etwctlTargets.cmake)
         if(NOT EXISTS "${config_dir}/${f}")
@@ -122,6 +153,38 @@ elseif(MODE STREQUAL "fetchcontent")
     # Vendored with FetchContent from a local directory: no download (FETCHCONTENT_FULLY_DISCONNECTED).
     step("configure consumer" ${CMAKE_COMMAND} -S "${here}/fetchcontent" -B "${WORK_DIR}/consumer" ${common_args}
          "-DETWCTL_VENDOR_DIR=${ETWCTL_SOURCE_DIR}" -DFETCHCONTENT_FULLY_DISCONNECTED=ON)
+elseif(MODE STREQUAL "pkg_config")
+    # Installed, then used through pkg-config only: `c++ -std=c++20 $(pkg-config --cflags etwctl)`. The
+    # installed tree is moved first: etwctl.pc finds its prefix from its own place.
+    find_program(PKG_CONFIG_EXECUTABLE NAMES pkg-config pkgconf REQUIRED)
+    set(prefix "${WORK_DIR}/prefix")
+    step("configure etwctl" ${CMAKE_COMMAND} -S "${ETWCTL_SOURCE_DIR}" -B "${WORK_DIR}/etwctl-build" ${common_args}
+         -DETWCTL_BUILD_TESTS=OFF -DETWCTL_BUILD_EXAMPLES=OFF -DETWCTL_BUILD_BENCHMARKS=OFF "-DCMAKE_INSTALL_PREFIX=${prefix}")
+    step("install etwctl" ${CMAKE_COMMAND} --install "${WORK_DIR}/etwctl-build")
+    check_install_layout("${prefix}")
+    file(RENAME "${prefix}" "${WORK_DIR}/moved")
+    set(pc_env ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${WORK_DIR}/moved/share/pkgconfig" --unset=PKG_CONFIG_LIBDIR)
+    step("pkg-config --modversion etwctl" ${pc_env} ${PKG_CONFIG_EXECUTABLE} --modversion etwctl)
+    string(STRIP "${step_output}" version)
+    if(NOT version STREQUAL "1.0.0")
+        message(FATAL_ERROR "pkg-config --modversion etwctl says '${version}', not 1.0.0")
+    endif()
+    step("pkg-config --cflags etwctl" ${pc_env} ${PKG_CONFIG_EXECUTABLE} --cflags etwctl)
+    string(STRIP "${step_output}" cflags)
+    if(NOT cflags MATCHES "-I${WORK_DIR}/moved/share/pkgconfig/\\.\\./\\.\\./include( |$)" AND NOT cflags MATCHES "-I${WORK_DIR}/moved/include( |$)")
+        message(FATAL_ERROR "pkg-config --cflags etwctl gives '${cflags}': not the moved prefix's include directory")
+    endif()
+    step("pkg-config --libs etwctl" ${pc_env} ${PKG_CONFIG_EXECUTABLE} --libs etwctl)
+    string(STRIP "${step_output}" libs)
+    if(NOT libs STREQUAL "")
+        message(FATAL_ERROR "pkg-config --libs etwctl gives '${libs}': a header-only library links nothing")
+    endif()
+    separate_arguments(cflags_list UNIX_COMMAND "${cflags}")
+    separate_arguments(user_flags UNIX_COMMAND "${CXX_FLAGS}")
+    file(MAKE_DIRECTORY "${WORK_DIR}/consumer")
+    step("compile consumer with pkg-config's flags" ${CXX_COMPILER} -std=c++20 ${cflags_list} ${user_flags} -Wall -Wextra -Werror
+         "${here}/consumer.cpp" -o "${WORK_DIR}/consumer/etwctl_consumer")
+    set(consumer_built TRUE)
 elseif(MODE STREQUAL "install_without_build")
     # README's "Install and use": configure with the defaults (tests, examples and the tool are targets),
     # install at once without building anything; then README's one-file example, as written there,
@@ -154,14 +217,16 @@ elseif(MODE STREQUAL "install_without_build")
     set(consumer_name my_profiler)
     set(expected_output "etwctl 1\\.0\\.0: stack walk on logger 0x21: 2 events")
 else()
-    message(FATAL_ERROR "MODE must be find_package, add_subdirectory, fetchcontent or install_without_build, not '${MODE}'")
+    message(FATAL_ERROR "MODE must be find_package, add_subdirectory, fetchcontent, pkg_config or install_without_build, not '${MODE}'")
 endif()
 if(NOT consumer_name)
     set(consumer_name etwctl_consumer)
     set(expected_output "etwctl consumer ok: 1\\.0\\.0, 2 hooks, incorrect size 1462")
 endif()
 
-step("build consumer" ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer")
+if(NOT consumer_built)
+    step("build consumer" ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer")
+endif()
 if(TOOLCHAIN_FILE)
     set(exe "${WORK_DIR}/consumer/${consumer_name}.exe")
 else()
@@ -182,6 +247,18 @@ endif()
 message(STATUS "${MODE} consumer: ${step_output}")
 
 if(MODE STREQUAL "install_without_build" AND NOT TOOLCHAIN_FILE)
+    # The tool component asked for before the tool is built: the install fails, says so and gives the
+    # command that builds it (it used to exit 0 with an empty bin/).
+    execute_process(COMMAND ${CMAKE_COMMAND} --install "${WORK_DIR}/etwctl-build" --prefix "${WORK_DIR}/tool-prefix" --component tool
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+    string(REGEX REPLACE "\n +" " " out "${out}")
+    if(rc EQUAL 0 OR NOT out MATCHES "the etwctl tool is not built" OR NOT out MATCHES "cmake --build [^ ]+ --target etwctl_tool")
+        message(FATAL_ERROR "cmake --install --component tool without the tool built: exit ${rc}, and not the message wanted:\n${out}")
+    endif()
+    if(EXISTS "${WORK_DIR}/tool-prefix/bin")
+        message(FATAL_ERROR "cmake --install --component tool without the tool built made ${WORK_DIR}/tool-prefix/bin")
+    endif()
+    message(STATUS "install --component tool before the build: refused, with the command to build it")
     # The tool: installed once built, as its own component. The outer build (this test's own build
     # tree) has usually built it already: install from there; otherwise build it in the fresh tree.
     set(tool_tree "${WORK_DIR}/etwctl-build")
