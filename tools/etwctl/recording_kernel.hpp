@@ -28,6 +28,10 @@ struct request {
     bool sent = true;
     std::int32_t status = 0;         ///< NTSTATUS (event_set_information: the Win32 error)
     std::string logger_name;         ///< the logger query: the name its LoggerName points at (ASCII)
+
+    /// Sent, succeeded and changed something (not a read).
+    bool took_effect() const noexcept { return sent && !is_query && status >= 0 &&
+                                               (function != etwctl::kernel_function::event_set_information || status == 0); }
 };
 
 template <etwctl::kernel K>
