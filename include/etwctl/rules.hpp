@@ -79,6 +79,8 @@ enum class rule : std::uint16_t {
     current_class_array_size,
     current_class_session_not_zero,
     stack_cache_out_of_bounds,
+    // the typed session API (session/*.hpp): etwctl's own checks above Windows' (docs/choices.md)
+    provider_name_not_hashable,
     count_ // keep last
 };
 
@@ -194,6 +196,8 @@ inline constexpr rule_info rule_table[] = {
      "TracePmcCounterOwners / TracePmcSessionInformation (compat::current): machine-global; the session handle must be 0"},
     {rule::stack_cache_out_of_bounds, win32::invalid_parameter, "stack_cache_out_of_bounds",
      "stack cache size or bucket count outside the kernel's clamps (3 to 50 MiB, 256 to 4096 buckets)"},
+    {rule::provider_name_not_hashable, win32::invalid_parameter, "provider_name_not_hashable",
+     "provider name hash: the name must be 1 or more ASCII characters without NUL (etwctl upper-cases ASCII only)"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

@@ -22,6 +22,7 @@
 #include "etwctl/profiler/pmc.hpp"
 #include "etwctl/testing/hostile_kernel.hpp"
 #include "etwctl/profiler/stack_walk_set.hpp"
+#include "etwctl/sessions.hpp"
 #include "etwctl_test.hpp"
 
 using namespace etwctl;
@@ -328,6 +329,9 @@ trigger const triggers[] = {
          group_mask m;
          return as_rule(parse_kernel_flags(std::string_view(text, sizeof text), m));
      }},
+    // the typed session API
+    {rule::provider_name_not_hashable, "provider_guid_from_name(\"Caf\\xC3\\xA9\")",
+     [] { return as_rule(provider_guid_from_name("Caf\xC3\xA9").error()); }},
 };
 
 } // namespace
