@@ -429,7 +429,7 @@ public:
     /// ControlTrace(QUERY), with what differs from the start's request.
     [[nodiscard]] result<session_status> query() const noexcept {
         auto r = session_ref::query();
-        if (r && owns_) r->adjusted = request_.compare(r->properties());
+        if (r && owns_) r.value().adjusted = request_.compare(r->properties());
         return r;
     }
     /// Stops the session (owned or attached) and reports the final statistics; the object is empty after.
@@ -489,6 +489,27 @@ public:
     return session_ref(k, p.handle());
 }
 
+/// ControlTrace(STOP) by name: stops a running session this program may not have started (asked for
+/// explicitly), with the final statistics.
+[[nodiscard]] inline stop_report stop_session(session_kernel_ref k, session_text name) noexcept {
+    stop_report r;
+    wide_char name_copy[limits::max_session_name_length + 1] = {};
+    std::size_t const n = name.copy_utf16(name_copy, limits::max_session_name_length + 1);
+    if (n == session_text::npos || n == 0 || n > limits::max_session_name_length) {
+        r.error = detail::fail(make_error_code(n == session_text::npos ? rule::session_text_not_utf8 : rule::session_name_invalid),
+                               "stop_session: the name has {value} characters; a session name has 1 to {high}",
+                               "stop_session", n == session_text::npos ? 0 : n, 0, limits::max_session_name_length);
+        return r;
+    }
+    session_properties p = session_properties::for_control();
+    std::uint32_t const e = k.control_trace_w(0, name_copy, p.data(), static_cast<std::uint32_t>(control_code::stop));
+    r.stopped = e == win32::success || e == win32::more_data;
+    r.statistics = session_statistics::of(p.properties);
+    if (!r.stopped) r.error = detail::session_refused("stop_session: ControlTrace(STOP)", e);
+    else if (r.lost()) r.error = session_ref::loss_error(r.statistics);
+    return r;
+}
+
 /// A session by its logger id (or handle): checked with a query, so a stale id is an error now.
 [[nodiscard]] inline result<session_ref> attach_session(session_kernel_ref k, session_handle h) noexcept {
     session_ref r(k, h);
@@ -525,7 +546,7 @@ inline std::uint32_t start_with(session_kernel_ref k, session_properties& p, std
         if (policy == if_exists::attach)
             return trace_session_factory::make(k, running->handle(), false, session_request::of(config), {});
         // stop_and_restart: the caller asked for exactly this. A fresh block for the stop and for the start.
-        stop_report const old = running->stop();
+        stop_report const old = stop_session(k, config.name());
         if (!old.stopped) return old.error;
         (void)config.build(p);
         e = detail::start_with(k, p, handle);

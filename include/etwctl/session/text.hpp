@@ -35,6 +35,16 @@ public:
     constexpr session_text(std::basic_string_view<W> s) noexcept // NOLINT
         : wchar_(s.data()), size_(s.size()), wide_(true), is_wchar_(true) {}
 
+    /// Any string object that converts to one of the views above (std::string, std::u16string, ...).
+    template <class S>
+        requires(std::is_class_v<S> && std::is_convertible_v<S const&, std::string_view> &&
+                 !std::is_same_v<S, std::string_view>)
+    constexpr session_text(S const& s) noexcept : session_text(std::string_view(s)) {} // NOLINT
+    template <class S>
+        requires(std::is_class_v<S> && std::is_convertible_v<S const&, std::u16string_view> &&
+                 !std::is_same_v<S, std::u16string_view>)
+    constexpr session_text(S const& s) noexcept : session_text(std::u16string_view(s)) {} // NOLINT
+
     constexpr bool empty() const noexcept { return size_ == 0; }
     /// Code units as given (bytes for char text).
     constexpr std::size_t size() const noexcept { return size_; }
@@ -72,7 +82,7 @@ public:
     /// The UTF-16 length (npos for malformed UTF-8).
     constexpr std::size_t utf16_length() const noexcept { return copy_utf16(nullptr, 0); }
 
-    /// The 16-bit unit at i of the UTF-16 form, for comparisons that need no copy (i < utf16_length()).
+    /// copy_utf16's answer for malformed UTF-8.
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
 private:
