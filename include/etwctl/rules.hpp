@@ -103,6 +103,10 @@ enum class rule : std::uint16_t {
     session_no_target,
     session_query_all_count,
     session_handle_zero,
+    session_update_append_file,
+    session_enable_code,
+    session_enable_parameters,
+    session_enable_filter,
     count_ // keep last
 };
 
@@ -264,6 +268,14 @@ inline constexpr rule_info rule_table[] = {
      "QueryAllTraces: PropertyArrayCount is 0"},
     {rule::session_handle_zero, win32::invalid_parameter, "session_handle_zero",
      "EnableTraceEx2: the session handle is 0"},
+    {rule::session_update_append_file, win32::invalid_parameter, "session_update_append_file",
+     "ControlTrace UPDATE: a session in APPEND mode cannot switch to a new log file"},
+    {rule::session_enable_code, win32::invalid_parameter, "session_enable_code",
+     "EnableTraceEx2: ControlCode must be 0 (disable), 1 (enable) or 2 (capture state)"},
+    {rule::session_enable_parameters, win32::invalid_parameter, "session_enable_parameters",
+     "EnableTraceEx2: ENABLE_TRACE_PARAMETERS Version is not 1 or 2, FilterDescCount without EnableFilterDesc, more than 13 filters, or a filter type twice"},
+    {rule::session_enable_filter, win32::invalid_parameter, "session_enable_filter",
+     "EnableTraceEx2: a filter has no data or exceeds its documented limit (8 PIDs, 64 event ids, 1024 or 4096 bytes)"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),
