@@ -118,24 +118,31 @@ public:
     constexpr std::uint32_t properties() const noexcept { return properties_; }
     constexpr std::uint32_t timeout_milliseconds() const noexcept { return timeout_ms_; }
 
-    /// The first Windows limit the filters break (rule::ok: none), with the value and the limit.
+    /// The first Windows limit the filters break (rule::ok: none), with the value and the limit: the same
+    /// check_enable_filter the drop-in EnableTraceEx2 applies (session/checks.hpp), over these filters' facts.
     constexpr rule check(std::uint64_t* value = nullptr, std::uint64_t* limit = nullptr) const noexcept {
         auto const broke = [&](rule r, std::uint64_t v, std::uint64_t l) {
             if (value) *value = v;
             if (limit) *limit = l;
             return r;
         };
-        if (has_pids_) if (auto r = check_filter_pid_count(pid_count_); r != rule::ok) return broke(r, pid_count_, limits::max_event_filter_pids);
+        auto const filter = [](std::uint32_t type, std::size_t size, std::size_t items) {
+            return check_enable_filter(enable_filter_facts{type, static_cast<std::uint32_t>(size > 0xFFFFFFFFU ? 0xFFFFFFFFU : size),
+                                                           true, static_cast<std::uint32_t>(items)});
+        };
+        if (has_pids_)
+            if (auto r = filter(filter_type::pid, 4 * pid_count_, pid_count_); r != rule::ok)
+                return broke(r, pid_count_, limits::max_event_filter_pids);
         if (has_exe_) {
             if (exe_length_ == session_text::npos) return broke(rule::session_text_not_utf8, 0, 0);
-            if (auto r = check_filter_data_size((exe_length_ + 1) * 2); r != rule::ok)
-                return broke(r, (exe_length_ + 1) * 2, limits::max_event_filter_data_size);
+            if (auto r = filter(filter_type::executable_name, 2 * (exe_length_ + 1), 0); r != rule::ok)
+                return broke(r, 2 * (exe_length_ + 1), limits::max_event_filter_data_size);
         }
         for (auto const* ids : {&event_ids_, &stack_ids_})
             if (ids->present)
-                if (auto r = check_filter_event_id_count(ids->count); r != rule::ok)
+                if (auto r = filter(filter_type::event_id, sizeof(event_filter_event_id_header) + 2 * ids->count, ids->count);
+                    r != rule::ok)
                     return broke(r, ids->count, limits::max_event_filter_event_ids);
-        if (auto r = check_filter_count(filter_count()); r != rule::ok) return broke(r, filter_count(), limits::max_event_filters);
         return rule::ok;
     }
 
