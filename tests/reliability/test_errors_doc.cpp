@@ -23,6 +23,7 @@
 #include "etwctl/testing/hostile_kernel.hpp"
 #include "etwctl/profiler/stack_walk_set.hpp"
 #include "etwctl/session/checks.hpp"
+#include "etwctl/sessions.hpp"
 #include "etwctl_test.hpp"
 
 using namespace etwctl;
@@ -371,6 +372,16 @@ trigger const triggers[] = {
      [] { return as_rule(check_control(true, 0x78, wnode_flag::traced_guid, 0, 0, false, 0, true)); }},
     {rule::session_query_all_count, "QueryAllTraces with count 0", [] { return as_rule(check_query_all(true, 0, true)); }},
     {rule::session_handle_zero, "EnableTraceEx2 on handle 0", [] { return as_rule(check_enable(0, true)); }},
+    {rule::session_update_append_file, "UPDATE of an APPEND session to a new file",
+     [] { return as_rule(check_update(log_file_mode::append, 0x78)); }},
+    {rule::session_enable_code, "EnableTraceEx2 code 3", [] { return as_rule(check_enable_code(3)); }},
+    {rule::session_enable_parameters, "ENABLE_TRACE_PARAMETERS version 3",
+     [] { return as_rule(check_enable_parameters(3, 0, false)); }},
+    {rule::session_enable_filter, "a PID filter of 9 pids",
+     [] { return as_rule(check_enable_filter({filter_type::pid, 36, true, 9})); }},
+    // the typed session API
+    {rule::provider_name_not_hashable, "provider_guid_from_name(\"Caf\\xC3\\xA9\")",
+     [] { return as_rule(provider_guid_from_name("Caf\xC3\xA9").error()); }},
 };
 
 } // namespace

@@ -92,18 +92,25 @@ constexpr rule check_kernel_logger_guid(guid const& session_guid, std::basic_str
 }
 
 /// EVENT_TRACE_FILE_MODE_NEWFILE: the log-file name must hold exactly one '%' and it must be followed by
-/// 'd' (Chappell's StartTrace, sechost 5.2+: ERROR_INVALID_NAME).
-template <class Char>
-constexpr rule check_newfile_name(std::uint32_t mode, std::basic_string_view<Char> log_file) noexcept {
+/// 'd' (Chappell's StartTrace, sechost 5.2+: ERROR_INVALID_NAME). `at(i)` gives the i-th character.
+template <class At>
+constexpr rule check_newfile_pattern(std::uint32_t mode, std::size_t length, At at) noexcept {
     if ((mode & log_file_mode::newfile) == 0) return rule::ok;
     std::size_t percents = 0;
     bool followed_by_d = false;
-    for (std::size_t i = 0; i < log_file.size(); ++i)
-        if (log_file[i] == Char('%')) {
+    for (std::size_t i = 0; i < length; ++i)
+        if (at(i) == u'%') {
             ++percents;
-            followed_by_d = i + 1 < log_file.size() && log_file[i + 1] == Char('d');
+            followed_by_d = i + 1 < length && at(i + 1) == u'd';
         }
     return percents == 1 && followed_by_d ? rule::ok : rule::session_newfile_needs_percent_d;
+}
+/// The same over a name of any character type.
+template <class Char>
+constexpr rule check_newfile_name(std::uint32_t mode, std::basic_string_view<Char> log_file) noexcept {
+    return check_newfile_pattern(mode, log_file.size(), [log_file](std::size_t i) {
+        return static_cast<char16_t>(static_cast<std::make_unsigned_t<Char>>(log_file[i]));
+    });
 }
 
 // ---- the block: size, offsets, room, flags, V2 ---------------------------------------------------
@@ -372,6 +379,107 @@ constexpr rule check_enable(std::uint64_t handle, bool provider_present) noexcep
     if (!provider_present) return rule::session_argument_null;
     if (handle == 0) return rule::session_handle_zero;
     return rule::ok;
+}
+
+/// ControlTrace(EVENT_TRACE_CONTROL_UPDATE) with a block whose LogFileMode has APPEND and whose
+/// LogFileNameOffset names a new file: ERROR_INVALID_PARAMETER (inferred: a reimplementation of sechost).
+/// What UPDATE may change at all (EnableFlags, FlushTimer, LogFileNameOffset, REAL_TIME on or off,
+/// MaximumBuffers; for private loggers LogFileNameOffset and FlushTimer only; ControlTraceW and
+/// "Updating an Event Tracing Session") is the kernel's to apply: the simulated kernel models it.
+constexpr rule check_update(std::uint32_t log_file_mode, std::uint32_t log_file_name_offset) noexcept {
+    if ((log_file_mode & log_file_mode::append) != 0 && log_file_name_offset != 0) return rule::session_update_append_file;
+    return rule::ok;
+}
+
+/// One filter of EnableTraceEx2's parameters, as facts: its type, its Size, whether Ptr is set, and
+/// the number of items it holds where the type counts them (PIDs: Size / 4; EVENT_ID and STACKWALK:
+/// the Count field), else 0.
+struct enable_filter_facts {
+    std::uint32_t type = 0;
+    std::uint32_t size = 0;
+    bool data_present = false;
+    std::uint32_t items = 0;
+};
+
+/// A filter against its documented limits (evntprov.h MAX_EVENT_FILTER_*; EnableTraceEx2 and
+/// EVENT_FILTER_DESCRIPTOR pages): data present and non-empty; PID: whole ULONGs, at most 8;
+/// EXECUTABLE_NAME, PACKAGE_ID, PACKAGE_APP_ID, SCHEMATIZED: at most 1024 bytes; PAYLOAD and EVENT_NAME:
+/// at most 4096; EVENT_ID and STACKWALK: at most 64 ids and Size = 4 + 2 x Count; STACKWALK_LEVEL_KW:
+/// Size = sizeof(EVENT_FILTER_LEVEL_KW). The limits are documented; the code Windows returns for a
+/// filter beyond them is not, and etwctl answers ERROR_INVALID_PARAMETER, the code EnableTraceEx2
+/// documents for bad parameters (docs/choices.md).
+constexpr rule check_enable_filter(enable_filter_facts const& f) noexcept {
+    if (!f.data_present || f.size == 0) return rule::session_enable_filter;
+    switch (f.type) {
+    case filter_type::pid:
+        return f.size % 4 == 0 && f.size / 4 <= limits::max_event_filter_pids ? rule::ok : rule::session_enable_filter;
+    case filter_type::executable_name:
+    case filter_type::package_id:
+    case filter_type::package_app_id:
+    case filter_type::schematized:
+        return f.size <= limits::max_event_filter_data_size ? rule::ok : rule::session_enable_filter;
+    case filter_type::payload:
+        return f.size <= limits::max_event_filter_payload_size ? rule::ok : rule::session_enable_filter;
+    case filter_type::event_name:
+        return f.size <= limits::max_event_filter_event_name_size ? rule::ok : rule::session_enable_filter;
+    case filter_type::event_id:
+    case filter_type::stackwalk:
+        return f.items >= 1 && f.items <= limits::max_event_filter_event_ids &&
+                       f.size == sizeof(event_filter_event_id_header) + 2U * f.items
+                   ? rule::ok
+                   : rule::session_enable_filter;
+    case filter_type::stackwalk_level_kw:
+        return f.size == sizeof(event_filter_level_kw) ? rule::ok : rule::session_enable_filter;
+    default:
+        return rule::ok; // other types: no documented limit etwctl checks
+    }
+}
+
+/// EnableTraceEx2's ControlCode and ENABLE_TRACE_PARAMETERS (evntrace.h; EnableTraceEx2 and
+/// ENABLE_TRACE_PARAMETERS pages): the code is 0, 1 or 2 (session_enable_code); Version 1 or 2, a
+/// FilterDescCount needs EnableFilterDesc, at most 13 filters (MAX_EVENT_FILTERS_COUNT) and each type
+/// once per call (session_enable_parameters). Codes for these: etwctl's choice, ERROR_INVALID_PARAMETER.
+constexpr rule check_enable_code(std::uint32_t code) noexcept {
+    return code <= static_cast<std::uint32_t>(enable_code::capture_state) ? rule::ok : rule::session_enable_code;
+}
+constexpr rule check_enable_parameters(std::uint32_t version, std::uint32_t filter_desc_count, bool filter_desc_present) noexcept {
+    if (version != enable_trace_parameters_version && version != enable_trace_parameters_version_1)
+        return rule::session_enable_parameters;
+    if (version == enable_trace_parameters_version_1) return rule::ok; // V1 has no FilterDescCount
+    if (filter_desc_count != 0 && !filter_desc_present) return rule::session_enable_parameters;
+    if (filter_desc_count > limits::max_event_filters) return rule::session_enable_parameters;
+    return rule::ok;
+}
+/// Each filter type at most once per call.
+template <class Types>
+constexpr rule check_enable_filter_types(Types const& types, std::size_t count) noexcept {
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t j = i + 1; j < count; ++j)
+            if (types[i] == types[j]) return rule::session_enable_parameters;
+    return rule::ok;
+}
+
+// ---- documented limits Windows does not refuse (it clamps or ignores): the typed API refuses them ----------
+// (No silent success: where Windows would change or drop a value, etwctl says so before the call. These are
+// etwctl's rules over documented facts; compat passes such values on, as Windows takes them.)
+
+/// EVENT_TRACE_PROPERTIES.BufferSize: 4 to 16384 KB (1024 before Windows 8) per the EVENT_TRACE_PROPERTIES
+/// page; 0 lets ETW choose. Outside: session_buffer_size_out_of_range.
+constexpr rule check_buffer_size(std::uint32_t kilobytes) noexcept {
+    if (kilobytes == 0) return rule::ok;
+    return kilobytes < limits::min_buffer_size_kb || kilobytes > limits::max_buffer_size_kb ? rule::session_buffer_size_out_of_range
+                                                                                            : rule::ok;
+}
+
+/// EnableFlags select a system logger's kernel events; a user session ignores them (EVENT_TRACE_PROPERTIES
+/// page): session_enable_flags_need_system_logger.
+constexpr rule check_enable_flags_target(std::uint32_t enable_flags, bool system_logger_target) noexcept {
+    return enable_flags != 0 && !system_logger_target ? rule::session_enable_flags_need_system_logger : rule::ok;
+}
+
+/// The log-file name: at most 1024 characters (EVENT_TRACE_PROPERTIES page): session_log_file_name_too_long.
+constexpr rule check_log_file_name_length(std::size_t length) noexcept {
+    return length > limits::max_log_file_name_length ? rule::session_log_file_name_too_long : rule::ok;
 }
 
 ETWCTL_END_NAMESPACE
