@@ -190,11 +190,11 @@ inline void annotate_properties(request const& r, annotated_request& a) {
     if (names[1].offset && (names[0].offset == 0 || names[1].offset < names[0].offset)) std::swap(names[0], names[1]);
     for (auto const& n : names) {
         if (n.offset == 0 || n.offset >= b.size()) continue;
-        if (n.offset > end) a.rows.push_back({end, "", "... " + std::to_string(n.offset - end) + " bytes of padding"});
+        if (n.offset > end) a.rows.push_back({end, "", "... " + std::to_string(n.offset - end) + " bytes of room (zero)"});
         std::size_t units = 0;
         std::string const text = name_in_block(r, n.offset, &units);
         std::size_t const bytes = (units + 1) * 2 <= b.size() - n.offset ? (units + 1) * 2 : b.size() - n.offset;
-        row(n.offset, bytes < 8 ? bytes : 8, std::string(n.what) + " \"" + text + "\" (UTF-16, " + std::to_string(units) + " characters and the NUL)");
+        row(n.offset, bytes < 8 ? bytes : 8, std::string(n.what) + " \"" + text + "\" (UTF-16, " + std::to_string(units) + (units == 1 ? " character" : " characters") + " and the NUL)");
         end = n.offset + bytes;
     }
     if (end < b.size()) a.rows.push_back({end, "", "... " + std::to_string(b.size() - end) + " bytes of room (zero)"});

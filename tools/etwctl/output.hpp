@@ -21,11 +21,16 @@ struct json_failure {
     std::string text(std::string const& requests) const; ///< the whole object; requests: a JSON array or ""
 };
 
+struct session_arg;
+
 struct context {
     command_line const& cl;
     std::string command;
     bool simulated = false;
     json_failure* deferred = nullptr; ///< set: --json failures are kept here instead of printed
+    /// Set when a command runs as a step of a session the same line started (xperf -start NAME -on ...
+    /// -stackwalk ...): its SESSION argument is that session, by the handle StartTraceW returned.
+    session_arg const* started_session = nullptr;
 };
 
 struct failure {

@@ -25,26 +25,6 @@ int report_plan_error(context const& ctx, plan_error const& e) {
     return report_failure(ctx, f);
 }
 
-/// Runs one of the etwctl commands as a step (the xperf form and the command share the code).
-int run_command(context const& ctx, tool_kernel& k, std::vector<std::string> positional,
-                std::vector<std::pair<std::string, std::string>> options, std::vector<std::string>& results) {
-    command_line sub;
-    sub.dry_run = ctx.cl.dry_run, sub.json = ctx.cl.json, sub.sim = ctx.cl.sim, sub.trace = ctx.cl.trace;
-    sub.positional = std::move(positional);
-    sub.options = std::move(options);
-    context const sc{sub, sub.positional[0], ctx.simulated, ctx.deferred};
-    json_object o;
-    o.str("command", sc.command);
-    std::string_view const c = sc.command;
-    int const rc = c == "profile-sources" ? cmd_profile_sources(sc, k, o)
-                   : c == "interval"      ? cmd_interval(sc, k, o)
-                   : c == "flags"         ? cmd_flags(sc, k, o)
-                   : c == "stackwalk"     ? cmd_stackwalk(sc, k, o)
-                                          : cmd_pmc(sc, k, o);
-    if (rc == exit_ok) results.push_back(o.text());
-    return rc;
-}
-
 /// A running session's -on (kernel flags), -stackwalk and -pmc: the etwctl commands on its logger id.
 int apply_running(context const& ctx, tool_kernel& k, group const& g, std::string const& session, std::vector<std::string>& results) {
     if (!g.on.empty())
@@ -58,36 +38,12 @@ int apply_running(context const& ctx, tool_kernel& k, group const& g, std::strin
     return exit_ok;
 }
 
-} // namespace
-
-std::vector<std::string> calls_that_took_effect(tool_kernel const& k, std::size_t from) {
-    std::vector<std::string> calls;
-    auto const namer = [](std::uint32_t id) { return "source " + std::to_string(id); };
-    for (std::size_t i = from; i < k.requests().size(); ++i) {
-        request const& r = k.requests()[i];
-        if (!r.took_effect()) continue;
-        annotated_request const a = annotate(r, namer);
-        std::string what = a.rows.empty() ? std::string() : a.rows.front().note;
-        if (auto const pad = what.find(", padding"); pad != std::string::npos) what.erase(pad);
-        calls.push_back("#" + std::to_string(i + 1) + " " + a.call + (what.empty() ? "" : ": " + what));
-    }
-    return calls;
-}
-
-int finish_partial(context const& ctx, tool_kernel const& k, std::size_t from, int rc) {
-    if (rc == exit_ok) return rc;
-    auto const calls = calls_that_took_effect(k, from);
-    if (calls.empty()) return rc;
-    std::cerr << "etwctl: " << ctx.command << ": partly applied: these calls took effect before the failure and stay in effect:\n";
-    for (auto const& c : calls) std::cerr << "  " << c << "\n";
-    if (ctx.deferred && ctx.deferred->set) {
-        ctx.deferred->exit_code = exit_partial;
-        for (auto const& c : calls) ctx.deferred->applied.push_back(json_string(c));
-    }
-    return exit_partial;
-}
-
+/// Applies a plan: the checks that need no call, a running session's lookup, then the interval and each
+/// group in order. After a failure the sessions the line started are stopped again, and what stays in
+/// effect is named (exit 4).
 int apply_plan(context const& ctx, tool_kernel& k, plan const& p, json_object& out) {
+    prepared_plan prepared;
+    if (int const rc = prepare_plan(ctx, p, prepared); rc != exit_ok) return rc;
     std::size_t const mark = k.requests().size();
     // A running session given by name is looked up once (a read), before anything changes.
     std::string running_session = "kernel";
@@ -98,8 +54,8 @@ int apply_plan(context const& ctx, tool_kernel& k, plan const& p, json_object& o
             running_session = std::to_string(resolved.handle.logger().value);
         }
     std::vector<std::string> results;
-    session_run run; // the sessions this line started (stopped again if a later -start fails, as xperf does)
-    auto step = [&]() -> int {
+    session_run run;
+    auto steps = [&]() -> int {
         if (p.pmcsources)
             if (int const rc = run_command(ctx, k, {"profile-sources"}, {}, results); rc != exit_ok) return rc;
         if (p.setprofint) {
@@ -107,18 +63,42 @@ int apply_plan(context const& ctx, tool_kernel& k, plan const& p, json_object& o
             if (!p.setprofint->source.empty()) o.emplace_back("--source", p.setprofint->source);
             if (int const rc = run_command(ctx, k, {"interval", "set", p.setprofint->value}, o, results); rc != exit_ok) return rc;
         }
-        for (auto const& g : p.groups) {
+        for (std::size_t i = 0; i < p.groups.size(); ++i) {
+            group const& g = p.groups[i];
             int const rc = g.kind == group_kind::running ? apply_running(ctx, k, g, running_session, results)
-                                                          : apply_session_group(ctx, k, g, run, results);
+                                                          : apply_session_group(ctx, k, g, prepared.providers[i], run, results);
             if (rc != exit_ok) return rc;
         }
         return exit_ok;
     };
-    int rc = step();
+    int rc = steps();
     if (rc != exit_ok) rc = roll_back_starts(ctx, k, run, rc);
-    if (rc != exit_ok) return finish_partial(ctx, k, mark, rc);
+    if (rc != exit_ok) return finish_partial(ctx, k, mark, run, rc);
     out.raw("steps", json_array(results));
     return exit_ok;
+}
+
+} // namespace
+
+int run_command(context const& ctx, tool_kernel& k, std::vector<std::string> positional,
+                std::vector<std::pair<std::string, std::string>> options, std::vector<std::string>& results,
+                session_arg const* started) {
+    command_line sub;
+    sub.dry_run = ctx.cl.dry_run, sub.json = ctx.cl.json, sub.sim = ctx.cl.sim, sub.trace = ctx.cl.trace;
+    sub.positional = std::move(positional);
+    sub.options = std::move(options);
+    context sc{sub, sub.positional[0], ctx.simulated, ctx.deferred};
+    sc.started_session = started;
+    json_object o;
+    o.str("command", sc.command);
+    std::string_view const c = sc.command;
+    int const rc = c == "profile-sources" ? cmd_profile_sources(sc, k, o)
+                   : c == "interval"      ? cmd_interval(sc, k, o)
+                   : c == "flags"         ? cmd_flags(sc, k, o)
+                   : c == "stackwalk"     ? cmd_stackwalk(sc, k, o)
+                                          : cmd_pmc(sc, k, o);
+    if (rc == exit_ok) results.push_back(o.text());
+    return rc;
 }
 
 int cmd_xperf(context const& ctx, tool_kernel& k, json_object& out) {
