@@ -310,6 +310,7 @@ public:
     /// ControlTrace(QUERY): the session's effective properties, names and statistics.
     [[nodiscard]] result<session_status> query() const noexcept {
         session_status s;
+        s.block = session_properties::for_control();
         if (auto const ec = control(control_code::query, s.block, "ControlTrace(QUERY)")) return ec;
         return s;
     }
@@ -561,3 +562,8 @@ inline std::uint32_t start_with(session_kernel_ref k, session_properties& p, std
 }
 
 ETWCTL_END_NAMESPACE
+
+template <>
+struct std::is_error_code_enum<etwctl::session_loss> : std::true_type {};
+template <>
+struct std::is_error_condition_enum<etwctl::session_condition> : std::true_type {};
