@@ -259,6 +259,7 @@ public:
     constexpr T const& operator*() const& noexcept { return value(); }
     constexpr T& operator*() & noexcept { return value(); }
     constexpr T const* operator->() const noexcept { return &value(); }
+    constexpr T* operator->() noexcept { return &value(); }
     constexpr T value_or(T fallback) const noexcept { return has_value() ? value_ : fallback; }
 
 private:

@@ -103,12 +103,15 @@ inline std::uint32_t sessions_required() noexcept { return detail::sessions_requ
 }
 
 /// The same with the machine's maximum read from the kernel (query<max_loggers>, TraceMaxLoggersQuery;
-/// where the kernel lacks it, the documented default of 64).
-template <class K>
-    requires(kernel<K> && session_kernel<K>)
+/// where the kernel lacks it, the documented default of 64). A session kernel without the six calls of
+/// the kernel concept (a test double) is sent the storage's size.
+template <session_kernel K>
 [[nodiscard]] result<session_list> list_sessions(K& k, session_list_storage storage) noexcept {
-    std::uint32_t max = limits::max_loggers;
-    if (auto const m = query<max_loggers>(k); m.has_value() && *m != 0) max = *m;
+    std::uint32_t max = 0xFFFFFFFFU;
+    if constexpr (kernel<K>) {
+        max = limits::max_loggers;
+        if (auto const m = query<max_loggers>(k); m.has_value() && *m != 0) max = *m;
+    }
     return list_sessions(session_kernel_ref(k), storage, max);
 }
 

@@ -109,7 +109,7 @@ struct [[nodiscard]] orphan_report {
 /// Stops the sessions named etwctl-<prefix>-<pid> whose process no longer runs; nothing else. Lists the
 /// sessions into `storage` first (session/list.hpp).
 template <class K>
-    requires(orphan_session_kernel<K> && kernel<K>)
+    requires orphan_session_kernel<K>
 [[nodiscard]] orphan_report stop_orphans(K& k, std::string_view prefix, session_list_storage storage) noexcept {
     orphan_report r;
     if (!owned_session_name::valid_prefix(prefix)) {

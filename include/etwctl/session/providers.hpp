@@ -9,8 +9,9 @@
 // the executable names as one UTF-16 string with ';' between names, event ids as EVENT_FILTER_EVENT_ID
 // {FilterIn, Reserved, Count, Events[]}, the stack-walk level / keyword filter as EVENT_FILTER_LEVEL_KW.
 // Windows' limits (MAX_EVENT_FILTER_PID_COUNT 8, MAX_EVENT_FILTER_DATA_SIZE 1024 bytes,
-// MAX_EVENT_FILTER_EVENT_ID_COUNT 64, MAX_EVENT_FILTERS_COUNT, one filter of each type) are checked with
-// the rules of session/checks.hpp before the call; each type has one slot here, so a type cannot repeat.
+// MAX_EVENT_FILTER_EVENT_ID_COUNT 64) are checked with session/checks.hpp's check_enable_filter (the drop-in
+// EnableTraceEx2's check) before the call; each type has one slot here, so a type cannot repeat and at
+// most 5 of MAX_EVENT_FILTERS_COUNT filters are sent.
 // The request (ENABLE_TRACE_PARAMETERS version 2, the descriptors, the payloads) is built on the stack for
 // each call. No heap.
 #pragma once
@@ -46,6 +47,10 @@ enum class trace_level : std::uint8_t {
 enum class id_filter : std::uint8_t { filter_out = 0, filter_in = 1 };
 inline constexpr id_filter filter_in = id_filter::filter_in;
 inline constexpr id_filter filter_out = id_filter::filter_out;
+
+namespace detail {
+struct enable_request;
+}
 
 /// EnableTraceEx2's parameters: level, keywords, enable properties, filters, timeout. A value (about 2 KB:
 /// the filters' payloads are inline); every setter returns a copy, so a constant set of options is a
@@ -152,7 +157,7 @@ public:
     }
 
 private:
-    friend struct enable_request;
+    friend struct detail::enable_request;
     struct id_list {
         event_filter_event_id_header head{};
         std::uint16_t ids[limits::max_event_filter_event_ids] = {};
@@ -187,6 +192,7 @@ private:
     bool has_level_kw_ = false;
 };
 
+namespace detail {
 /// The bytes EnableTraceEx2 receives for a set of options: ENABLE_TRACE_PARAMETERS (version 2), the
 /// descriptors and their payloads, all inside this object (built on the caller's stack; the descriptors
 /// point into it, so it is neither copied nor moved).
@@ -242,7 +248,6 @@ struct enable_request {
     enable_request& operator=(enable_request const&) = delete;
 };
 
-namespace detail {
 ETWCTL_COLD inline std::error_code enable_refused(std::uint32_t e) noexcept {
     if (e == win32::no_system_resources)
         return fail(win32_error_code(e),

@@ -310,6 +310,7 @@ public:
     /// ControlTrace(QUERY): the session's effective properties, names and statistics.
     [[nodiscard]] result<session_status> query() const noexcept {
         session_status s;
+        s.block = session_properties::for_control();
         if (auto const ec = control(control_code::query, s.block, "ControlTrace(QUERY)")) return ec;
         return s;
     }
@@ -393,6 +394,10 @@ enum class if_exists : std::uint8_t {
     stop_and_restart, ///< stop the running session (it is someone else's: asked for explicitly) and start anew
 };
 
+namespace detail {
+class trace_session_factory;
+}
+
 /// A session: owned when this program started it (stopped on scope exit unless released), or attached
 /// (if_exists::attach: owns() is false, never stopped unless stop() is called). Move-only.
 class trace_session : public session_ref {
@@ -446,7 +451,7 @@ public:
     }
 
 private:
-    friend class trace_session_factory;
+    friend class detail::trace_session_factory;
     void close() noexcept {
         if (owns_ && valid_) (void)session_ref::stop();
         owns_ = false;
@@ -458,7 +463,8 @@ private:
     session_adjustments adjusted_{};
 };
 
-/// Makes trace_session objects (start_session, attach): the one place that sets their private state.
+namespace detail {
+/// Makes trace_session objects (start_session): the one place that sets their private state.
 class trace_session_factory {
 public:
     static trace_session make(session_kernel_ref k, session_handle h, bool owns, session_request const& req,
@@ -471,6 +477,7 @@ public:
         return s;
     }
 };
+} // namespace detail
 
 // ---- start, attach ----------------------------------------------------------------------------------------
 
@@ -544,7 +551,7 @@ inline std::uint32_t start_with(session_kernel_ref k, session_properties& p, std
         auto const running = attach_session(k, config.name());
         if (!running) return detail::start_refused(e); // the GUID collided, not the name: nothing to attach to
         if (policy == if_exists::attach)
-            return trace_session_factory::make(k, running->handle(), false, session_request::of(config), {});
+            return detail::trace_session_factory::make(k, running->handle(), false, session_request::of(config), {});
         // stop_and_restart: the caller asked for exactly this. A fresh block for the stop and for the start.
         stop_report const old = stop_session(k, config.name());
         if (!old.stopped) return old.error;
@@ -557,7 +564,12 @@ inline std::uint32_t start_with(session_kernel_ref k, session_properties& p, std
     }
     if (e != win32::success) return detail::start_refused(e);
     session_request const req = session_request::of(config);
-    return trace_session_factory::make(k, session_handle{handle}, true, req, req.compare(p.properties));
+    return detail::trace_session_factory::make(k, session_handle{handle}, true, req, req.compare(p.properties));
 }
 
 ETWCTL_END_NAMESPACE
+
+template <>
+struct std::is_error_code_enum<etwctl::session_loss> : std::true_type {};
+template <>
+struct std::is_error_condition_enum<etwctl::session_condition> : std::true_type {};
