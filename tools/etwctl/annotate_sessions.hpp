@@ -100,9 +100,10 @@ inline std::string name_in_block(request const& r, std::uint32_t offset, std::si
     return o;
 }
 
-/// The session the call names: its name argument, else the name in its block, else its handle.
+/// The session the call is about: its name argument (or the name an earlier call gave its handle), else
+/// the name in its block.
 inline std::string session_of(request const& r) {
-    if (!r.session.name.empty()) return r.session.name;
+    if (!r.session.session.empty()) return r.session.session;
     if (r.bytes.size() >= sizeof(etwctl::event_trace_properties)) {
         std::uint32_t off = 0;
         std::memcpy(&off, r.bytes.data() + offsetof(etwctl::event_trace_properties, logger_name_offset), 4);
@@ -271,7 +272,7 @@ inline void session_json(request const& r, json_object& o) {
     case etwctl::session_function::enable_trace_ex2: {
         std::uint32_t property = 0;
         if (s.has_parameters && r.bytes.size() >= 8) std::memcpy(&property, r.bytes.data() + offsetof(etwctl::enable_trace_parameters, enable_property), 4);
-        o.str("session", r.session.name).str("handle", hex(s.handle, 16)).num("control_code", s.control);
+        o.str("session", s.session).str("handle", hex(s.handle, 16)).num("control_code", s.control);
         char t[37];
         s.provider.format(t);
         o.str("provider", t).str("provider_name", s.provider_name).num("level", s.level);

@@ -76,6 +76,8 @@ int report_failure(context const& ctx, failure const& f) {
         std::cerr << "  refused before sending (" << win32 << ")\n"; // a tool check: the Win32 code says what kind
     else if (r != etwctl::rule::ok)
         std::cerr << "  rule " << etwctl::info(r).name << ": " << etwctl::info(r).text << " (" << win32 << ")\n";
+    else if (f.ec.category() == etwctl::win32_category()) // the session calls answer Win32 codes themselves
+        std::cerr << "  Windows: " << (wname ? std::string(wname) : std::string("error")) << " (Win32 " << w << ")\n";
     else
         std::cerr << "  " << (f.code == exit_usage || f.code == exit_refused ? "" : "kernel: ") << f.ec.message() << " (" << win32
                   << ")\n";

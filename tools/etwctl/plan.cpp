@@ -286,7 +286,9 @@ plan parse_xperf_line(std::vector<std::string> const& a, plan_error& error) {
                 if (opt == "-loggers") p.groups.back().kind = group_kind::query;
             }
         } else if (opt == "-stop") {
-            open(group_kind::stop, name);
+            // -stop A -stop B (UIforETW, samply): one group, so every name is tried even if one fails.
+            if (p.groups.back().kind != group_kind::stop) open(group_kind::stop, name);
+            if (ps.i + 1 >= a.size() || is_option(a[ps.i + 1])) p.groups.back().names.push_back("NT Kernel Logger");
             while (ps.i + 1 < a.size() && !is_option(a[ps.i + 1])) {
                 if (blank(a[ps.i + 1])) return ps.fail("-stop: an empty session name"), p;
                 p.groups.back().names.push_back(a[++ps.i]);

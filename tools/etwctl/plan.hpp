@@ -67,8 +67,8 @@ struct pmc_spec {
 
 struct group {
     group_kind kind = group_kind::running;
-    std::string name;              ///< empty: the NT Kernel Logger (list/stop may carry several names: see names)
-    std::vector<std::string> names; ///< -stop's names (an empty list: the NT Kernel Logger)
+    std::string name;              ///< empty: the NT Kernel Logger (-stop: see names)
+    std::vector<std::string> names; ///< -stop's names, in order ("NT Kernel Logger" for a -stop without one)
     std::string opened_by;         ///< "-start", "-update", ... or "" for the options before any of them
     std::string on;                ///< -on as written
     bool kernel = true;            ///< -on holds kernel flags (else providers)

@@ -46,6 +46,7 @@ inline std::string utf8_of(etwctl::wide_char const* w, std::size_t max = 4096) {
 struct session_request {
     etwctl::session_function function{};
     std::string name;               ///< the SessionName / InstanceName argument (UTF-8; empty: NULL)
+    std::string session;            ///< the session's name as known: the argument, else by its handle (earlier calls)
     std::uint64_t handle = 0;       ///< ControlTraceW / EnableTraceEx2: the handle passed; StartTraceW: the handle returned
     std::uint32_t control = 0;      ///< ControlTraceW's ControlCode, EnableTraceEx2's ControlCode, QueryAllTracesW's count
     std::uint32_t sessions = 0;     ///< QueryAllTracesW: the SessionCount returned
@@ -174,9 +175,11 @@ public:
             placeholders_.push_back(h);
             if (handle) *handle = h;
             r.session.handle = h;
+            r.session.session = r.session.name;
             note_session(h, r.session.name);
             return 0;
         }
+        r.session.session = r.session.name;
         auto const e = inner_.start_trace_w(handle, name, props);
         r.status = static_cast<std::int32_t>(e);
         if (handle) r.session.handle = *handle;
@@ -188,9 +191,16 @@ public:
         auto& r = add_session(etwctl::session_function::control_trace_w, name, props, read);
         r.session.handle = handle;
         r.session.control = code;
+        r.session.session = name ? r.session.name : session_name(handle);
         if ((dry_run_ && !read) || is_placeholder(handle)) return 0; // a dry run's own session: nothing to ask
         auto const e = inner_.control_trace_w(handle, name, props, code);
-        return static_cast<std::uint32_t>(r.status = static_cast<std::int32_t>(e));
+        r.status = static_cast<std::int32_t>(e);
+        if (e == 0 && read && name && props) { // a query by name answers the handle: later calls on it are that session's
+            etwctl::wnode_header w;
+            std::memcpy(&w, props, sizeof w);
+            note_session(w.historical_context, r.session.name);
+        }
+        return e;
     }
     std::uint32_t query_all_traces_w(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept {
         auto& r = add_session(etwctl::session_function::query_all_traces_w, nullptr, nullptr, true);
@@ -204,7 +214,7 @@ public:
         auto& r = add_session(etwctl::session_function::enable_trace_ex2, nullptr, nullptr, false);
         auto& s = r.session;
         s.handle = handle, s.control = code, s.level = level, s.match_any = any, s.match_all = all, s.timeout = timeout;
-        s.name = session_name(handle);
+        s.session = session_name(handle);
         if (provider) s.provider = *provider;
         s.provider_name = std::move(provider_name_);
         provider_name_.clear();

@@ -70,9 +70,33 @@ etwctl::session_config config_of(group const& g) {
 /// The name a session call uses for the group: its own, or the NT Kernel Logger's.
 std::string session_name(group const& g) { return g.kernel_logger() ? std::string("NT Kernel Logger") : g.name; }
 
+/// What to do about the Win32 codes the session calls answer most, in the tool's words.
+std::string session_hint(std::error_code const& ec) {
+    if (ec.category() != etwctl::win32_category()) return {};
+    switch (static_cast<std::uint32_t>(ec.value())) {
+    case etwctl::win32::already_exists:
+        return "a session of that name runs: stop it first (etwctl -stop NAME) or change it (etwctl -update NAME ...); "
+               "etwctl -loggers lists the sessions";
+    case etwctl::win32::wmi_instance_not_found: return "no such session: etwctl -loggers lists the sessions that run";
+    case etwctl::win32::access_denied:
+        return "run elevated (as administrator) or as a member of Performance Log Users; the NT Kernel Logger needs an administrator";
+    case etwctl::win32::no_system_resources:
+        return "the machine runs its most sessions (64 by default) or 8 system loggers: etwctl -loggers lists them; stop the ones "
+               "nobody needs";
+    default: return {};
+    }
+}
+
+/// "'Name' (logger 3)", "NT Kernel Logger (0xFFFF)", "'Name' (dry run: not started)".
+std::string handle_label(group const& g, etwctl::session_handle h, tool_kernel const& k) {
+    return g.label() + " (" + (k.is_placeholder(h.value)          ? std::string("dry run: not started")
+                               : h.logger().is_kernel_logger() ? std::string("0xFFFF")
+                                                               : "logger " + std::to_string(h.logger().value)) + ")";
+}
+
 /// A refusal of the typed API, reported with describe()'s message (the values and the fix).
 int report_error(context const& ctx, std::error_code const& ec, std::string const& what, std::string const& session) {
-    failure f{exit_code_of(ec), ec, what + ": " + etwctl::describe(ec), {}, {}};
+    failure f{exit_code_of(ec), ec, what + ": " + etwctl::describe(ec), {}, session_hint(ec)};
     f.details.str("session", session);
     return report_failure(ctx, f);
 }
@@ -162,7 +186,7 @@ int apply_start(context const& ctx, tool_kernel& k, group const& g, std::vector<
     run.sessions.push_back({name, h.value});
     session_arg s;
     s.handle = h;
-    s.text = g.label() + " (" + (k.is_placeholder(h.value) ? std::string("dry run: not started") : "logger " + std::to_string(h.logger().value)) + ")";
+    s.text = handle_label(g, h, k);
     json_object step;
     step.str("command", "start").str("session", name).str("kind", kind_name(config.kind())).str("handle", hex(h.value, 16));
     step.num("logger", h.logger().value);
@@ -172,7 +196,8 @@ int apply_start(context const& ctx, tool_kernel& k, group const& g, std::vector<
         aj.push_back(json_object().str("setting", etwctl::session_setting_name(a.setting)).num("requested", a.requested).num("effective", a.effective).text());
     step.raw("adjusted", json_array(aj));
     if (!ctx.cl.json) {
-        std::cout << "started " << s.text << ": " << kind_name(config.kind());
+        std::cout << "started " << s.text;
+        if (config.kind() != etwctl::session_kind::nt_kernel_logger) std::cout << ": " << kind_name(config.kind());
         if (g.settings.file) std::cout << ", file " << *g.settings.file;
         if (g.settings.real_time) std::cout << ", real time";
         if (g.settings.buffering) std::cout << ", buffering (in memory)";
@@ -198,7 +223,7 @@ int apply_update(context const& ctx, tool_kernel& k, group const& g, std::vector
     if (!ref) return report_error(ctx, ref.error(), "cannot find " + g.label(), name);
     session_arg s;
     s.handle = ref->handle();
-    s.text = g.label() + " (logger " + std::to_string(s.handle.logger().value) + ")";
+    s.text = handle_label(g, s.handle, k);
     json_object step;
     step.str("command", "update").str("session", name).num("logger", s.handle.logger().value);
     auto const& st = g.settings;
@@ -222,7 +247,7 @@ int apply_flush(context const& ctx, tool_kernel& k, group const& g, std::vector<
     std::string const name = session_name(g);
     auto const ref = etwctl::attach_session(etwctl::session_kernel_ref(k), name);
     if (!ref) return report_error(ctx, ref.error(), "cannot find " + g.label(), name);
-    std::string const label = g.label() + " (logger " + std::to_string(ref->handle().logger().value) + ")";
+    std::string const label = handle_label(g, ref->handle(), k);
     // -f FILE: UPDATE with the log file (a buffering session writes its ring there; a file session
     // switches to it: ControlTraceW, "Updating an Event Tracing Session"). Otherwise FLUSH.
     std::error_code const ec = g.settings.file ? ref->update(etwctl::session_update{}.log_file(*g.settings.file)) : ref->flush();
@@ -238,8 +263,7 @@ int apply_flush(context const& ctx, tool_kernel& k, group const& g, std::vector<
 /// Each name is stopped even if an earlier one fails (UIforETW stops three sessions on one line, some of
 /// which may not run); the first failure is reported after all were tried.
 int apply_stop(context const& ctx, tool_kernel& k, group const& g, std::vector<std::string>& results) {
-    std::vector<std::string> names = g.names;
-    if (names.empty()) names.push_back("NT Kernel Logger");
+    std::vector<std::string> const& names = g.names; // a -stop without a name: "NT Kernel Logger" (plan.cpp)
     std::error_code first_error;
     std::string first_name;
     for (auto const& name : names) {
@@ -435,7 +459,7 @@ int finish_partial(context const& ctx, tool_kernel const& k, std::size_t from, s
     if (rc == exit_ok) return rc;
     auto const calls = calls_that_took_effect(k, from, run);
     if (calls.empty()) return rc;
-    std::cerr << "etwctl: " << ctx.command << ": partly applied: these calls took effect before the failure and stay in effect:\n";
+    std::cerr << "etwctl: " << ctx.command << ": partly applied: these calls took effect and stay in effect:\n";
     for (auto const& c : calls) std::cerr << "  " << c << "\n";
     if (ctx.deferred && ctx.deferred->set) {
         ctx.deferred->exit_code = exit_partial;
