@@ -233,6 +233,11 @@ bool parse_on(parser& ps, group& g) {
 bool finish_group(parser& ps, group& g) {
     // A session started with nothing on is allowed (xperf starts it): providers may be enabled later.
     if (!g.on.empty() && !parse_on(ps, g)) return false;
+    if (g.kind == group_kind::update && g.on.empty() && g.stackwalk.empty() && !g.pmc && !g.settings.any())
+        return ps.fail("-update " + (g.name.empty() ? std::string() : g.name + " ") +
+                       "changes nothing: give -on, -stackwalk, -pmc, -f, -FlushTimer, -MaxBuffers or -RealTime");
+    if (g.settings.mode == file_mode::append && g.settings.max_file)
+        return ps.fail("-MaxFile does not apply to -FileMode Append (the file grows as it is)");
     if (!g.kernel && (!g.stackwalk.empty() || g.pmc))
         return ps.fail(std::string(!g.stackwalk.empty() ? "-stackwalk" : "-pmc") + " names kernel events, and " + g.label() +
                        "'s -on holds user providers: stacks for a provider's events are its ':stack' (Provider:Keywords:Level:'stack')");

@@ -70,6 +70,22 @@ etwctl::session_config config_of(group const& g) {
 /// The name a session call uses for the group: its own, or the NT Kernel Logger's.
 std::string session_name(group const& g) { return g.kernel_logger() ? std::string("NT Kernel Logger") : g.name; }
 
+/// What to do about a configuration rule, in the tool's options (describe() speaks the library's).
+std::string config_hint(etwctl::rule r) {
+    switch (r) {
+    case etwctl::rule::session_mode_needs_maximum_file_size: return "add -MaxFile MB (the file's limit)";
+    case etwctl::rule::session_mode_needs_log_file: return "add -f FILE";
+    case etwctl::rule::session_newfile_needs_percent_d: return "give -f a name with one %d, e.g. -f trace_%d.etl";
+    case etwctl::rule::session_no_destination:
+        return "add -f FILE, -RealTime or -Buffering (xperf would write \\kernel.etl or \\user.etl at the drive's root)";
+    case etwctl::rule::session_log_file_mode_conflict:
+        return "-Buffering keeps events in memory (no -f; save them with -flush NAME -f FILE); -FileMode Append does not take -RealTime";
+    case etwctl::rule::session_buffer_size_out_of_range: return "give -BufferSize in KB, 4..16384";
+    case etwctl::rule::session_name_invalid: return "give a session name of 1..1024 characters";
+    default: return {};
+    }
+}
+
 /// What to do about the Win32 codes the session calls answer most, in the tool's words.
 std::string session_hint(std::error_code const& ec) {
     if (ec.category() != etwctl::win32_category()) return {};
@@ -397,7 +413,8 @@ int prepare_plan(context const& ctx, plan const& p, prepared_plan& out) {
         if (g.kind == group_kind::start)
             if (auto const problem = config_of(g).complete(); problem.broken != etwctl::rule::ok) {
                 std::error_code const ec = etwctl::config_error(problem);
-                failure f{exit_refused, ec, "cannot start " + g.label() + ": " + etwctl::describe(ec) + "; nothing was sent", {}, {}};
+                failure f{exit_refused, ec, "cannot start " + g.label() + ": " + etwctl::describe(ec) + "; nothing was sent", {},
+                          config_hint(problem.broken)};
                 f.details.str("session", session_name(g));
                 return report_failure(ctx, f);
             }

@@ -208,3 +208,4 @@ etwctl_tool_test(session_cmd_query RC 0 SIM "user-logger=4:S" ARGS session query
 etwctl_tool_test(session_cmd_flush RC 0 SIM "user-logger=4:S" ARGS session flush S STDOUT "flushed 'S' (logger 4)")
 etwctl_tool_test(session_cmd_update RC 0 SIM "user-logger=4:S" ARGS session update S -MaxBuffers 32 STDOUT "updated 'S' (logger 4)")
 etwctl_tool_test(session_cmd_list RC 0 ARGS session list STDOUT "NT Kernel Logger" "1 session")
+etwctl_tool_test(session_update_nothing RC 1 ARGS -update S STDERR "-update S changes nothing")
