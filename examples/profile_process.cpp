@@ -7,6 +7,7 @@
 // On Windows (elevated) it talks to the kernel and writes profile-kernel.etl and profile-user.etl; elsewhere
 // it runs on the simulated kernel (the test runs it with 0 seconds). Leftover sessions of a crashed earlier
 // run are stopped first; the machine-wide profile interval is restored on the way out, also on failure.
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -84,35 +85,43 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::error_code restore_failure;
-    interval_guard rate(k, timer_interval<10000>, report_to(restore_failure)); // 1 kHz; restored at scope exit
-    if (rate.error()) {
-        std::printf("interval refused: %s\n", describe(rate.error()).c_str());
-        return 1;
-    }
+    stop_report user_report;
+    stop_report kernel_report;
+    {
+        interval_guard rate(k, timer_interval<10000>, report_to(restore_failure)); // 1 kHz; restored at scope exit
+        if (rate.error()) {
+            std::printf("interval refused: %s\n", describe(rate.error()).c_str());
+            return 1;
+        }
 
-    // One user-mode provider (an EventSource / TraceLogging name) on a session of its own.
-    auto const user_name = owned_session_name::of("profile.user", pid);
-    auto user = start_session(k, session_config::user(user_name.text()).file_sequential(user_file));
-    if (!user) {
-        std::printf("cannot start the user session: %s\n", describe(user.error()).c_str());
-        return 1;
-    }
-    if (auto ec = enable_provider(*user, provider_name<"MyCompany.MyComponent">,
-                                  enable_options{}.level(trace_level::information).stack_trace().process_ids(std::array{pid}))) {
-        std::printf("provider refused: %s\n", describe(ec).c_str());
-        return 1;
-    }
+        // One user-mode provider (an EventSource / TraceLogging name) on a session of its own.
+        auto const user_name = owned_session_name::of("profile.user", pid);
+        auto user = start_session(k, session_config::user(user_name.text()).file_sequential(user_file));
+        if (!user) {
+            std::printf("cannot start the user session: %s\n", describe(user.error()).c_str());
+            return 1;
+        }
+        if (auto ec = enable_provider(*user, provider_name<"MyCompany.MyComponent">,
+                                      enable_options{}.level(trace_level::information).stack_trace().process_ids(std::array{pid}))) {
+            std::printf("provider refused: %s\n", describe(ec).c_str());
+            return 1;
+        }
 
-    std::printf("profiling process %u for %d s: sessions %s and %s\n", pid, seconds, kernel_name.c_str(), user_name.c_str());
-    std::this_thread::sleep_for(std::chrono::seconds(seconds));
+        std::printf("profiling process %u for %d s: sessions %s and %s\n", pid, seconds, kernel_name.c_str(), user_name.c_str());
+        std::this_thread::sleep_for(std::chrono::seconds(seconds));
+#if !defined(_WIN32)
+        // The simulated machine has no workload of its own: events reach the kernel session as a real one's would.
+        (void)k.sessions().log_events(kernel->handle().value, 20000, 120);
+#endif
 
-    // Stop both and say what was lost: a loss is reported, never silent.
-    if (auto q = kernel->query()) std::printf("kernel session: %u buffers in use\n", q->statistics().number_of_buffers);
-    stop_report const user_report = user->stop();
-    stop_report const kernel_report = kernel->stop();
+        // Stop both and say what was lost: a loss is reported, never silent.
+        if (auto q = kernel->query()) std::printf("kernel session: %u buffers in use\n", q->statistics().number_of_buffers);
+        user_report = user->stop();
+        kernel_report = kernel->stop();
+    } // the interval is restored here
     print_statistics("user session", user_report);
     print_statistics("kernel session", kernel_report);
-    bool const clean = user_report.stopped && kernel_report.stopped;
+    bool const clean = user_report.stopped && kernel_report.stopped && !restore_failure;
     if (restore_failure) std::printf("interval not restored: %s\n", describe(restore_failure).c_str());
     return clean ? 0 : 1;
 }
