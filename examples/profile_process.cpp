@@ -2,11 +2,12 @@
 // not collide with another tool's NT Kernel Logger) with sampled stacks at 1 kHz and context switches, and
 // one user-mode provider on a session of its own; then stop both and report the statistics.
 //
-//   etwctl_example_profile_process [seconds] [trace folder]
+//   etwctl_example_profile_process [seconds] [trace folder] [--simulated]
 //
-// On Windows (elevated) it talks to the kernel and writes profile-kernel.etl and profile-user.etl; elsewhere
-// it runs on the simulated kernel (the test runs it with 0 seconds). Leftover sessions of a crashed earlier
-// run are stopped first; the machine-wide profile interval is restored on the way out, also on failure.
+// On Windows (elevated) it talks to the kernel and writes profile-kernel.etl and profile-user.etl; elsewhere,
+// or with --simulated, it runs on the simulated kernel (the test runs it so, with 0 seconds). Leftover
+// sessions of a crashed earlier run are stopped first; the machine-wide profile interval is restored on the
+// way out, also on failure.
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -14,20 +15,10 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "etwctl/etwctl.hpp"
-
-#if defined(_WIN32)
-using kernel_type = etwctl::native_kernel;
-static kernel_type& machine() { return etwctl::native_kernel::instance(); }
-#else
 #include "etwctl/testing/sim_kernel.hpp"
-using kernel_type = etwctl::sim::kernel;
-static kernel_type& machine() {
-    static auto k = std::make_unique<etwctl::sim::kernel>(); // about 1 MB with its session model: on the heap
-    return *k;
-}
-#endif
 
 namespace {
 
@@ -46,14 +37,12 @@ void print_adjustments(char const* what, etwctl::trace_session const& s) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+/// The whole profile on kernel k (native_kernel, or sim::kernel).
+template <class K>
+int profile(K& k, int seconds, std::string const& folder) {
     using namespace etwctl;
-    using namespace std::chrono_literals;
-    int const seconds = argc > 1 ? std::atoi(argv[1]) : 10;
-    std::string const folder = argc > 2 ? std::string(argv[2]) + "/" : std::string();
     std::string const kernel_file = folder + "profile-kernel.etl";
     std::string const user_file = folder + "profile-user.etl";
-    auto& k = machine();
 
     // Leftovers of an earlier run that crashed: etwctl-profile-<pid> sessions whose process is gone.
     auto storage = std::make_unique<session_list_buffer<64>>(); // a tool may allocate; the library does not
@@ -109,10 +98,8 @@ int main(int argc, char** argv) {
 
         std::printf("profiling process %u for %d s: sessions %s and %s\n", pid, seconds, kernel_name.c_str(), user_name.c_str());
         std::this_thread::sleep_for(std::chrono::seconds(seconds));
-#if !defined(_WIN32)
-        // The simulated machine has no workload of its own: events reach the kernel session as a real one's would.
-        (void)k.sessions().log_events(kernel->handle().value, 20000, 120);
-#endif
+        if constexpr (std::is_same_v<K, sim::kernel>) // the simulated machine has no workload: events arrive as a real one's would
+            (void)k.sessions().log_events(kernel->handle().value, 20000, 120);
 
         // Stop both and say what was lost: a loss is reported, never silent.
         if (auto q = kernel->query()) std::printf("kernel session: %u buffers in use\n", q->statistics().number_of_buffers);
@@ -124,4 +111,16 @@ int main(int argc, char** argv) {
     bool const clean = user_report.stopped && kernel_report.stopped && !restore_failure;
     if (restore_failure) std::printf("interval not restored: %s\n", describe(restore_failure).c_str());
     return clean ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+    int const seconds = argc > 1 ? std::atoi(argv[1]) : 10;
+    std::string const folder = argc > 2 ? std::string(argv[2]) + "/" : std::string();
+    bool const simulated = argc > 3 && std::string(argv[3]) == "--simulated";
+#if defined(_WIN32)
+    if (!simulated) return profile(etwctl::native_kernel::instance(), seconds, folder);
+#endif
+    (void)simulated;
+    auto k = std::make_unique<etwctl::sim::kernel>(); // large (the model of a machine): on the heap
+    return profile(*k, seconds, folder);
 }
