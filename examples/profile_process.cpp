@@ -2,31 +2,23 @@
 // not collide with another tool's NT Kernel Logger) with sampled stacks at 1 kHz and context switches, and
 // one user-mode provider on a session of its own; then stop both and report the statistics.
 //
-//   etwctl_example_profile_process [seconds] [trace folder]
+//   etwctl_example_profile_process [seconds] [trace folder] [--simulated]
 //
-// On Windows (elevated) it talks to the kernel and writes profile-kernel.etl and profile-user.etl; elsewhere
-// it runs on the simulated kernel (the test runs it with 0 seconds). Leftover sessions of a crashed earlier
-// run are stopped first; the machine-wide profile interval is restored on the way out, also on failure.
+// On Windows (elevated) it talks to the kernel and writes profile-kernel.etl and profile-user.etl; elsewhere,
+// or with --simulated, it runs on the simulated kernel (the test runs it so, with 0 seconds). Leftover
+// sessions of a crashed earlier run are stopped first; the machine-wide profile interval is restored on the
+// way out, also on failure.
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "etwctl/etwctl.hpp"
-
-#if defined(_WIN32)
-using kernel_type = etwctl::native_kernel;
-static kernel_type& machine() { return etwctl::native_kernel::instance(); }
-#else
 #include "etwctl/testing/sim_kernel.hpp"
-using kernel_type = etwctl::sim::kernel;
-static kernel_type& machine() {
-    static auto k = std::make_unique<etwctl::sim::kernel>(); // about 1 MB with its session model: on the heap
-    return *k;
-}
-#endif
 
 namespace {
 
@@ -45,14 +37,12 @@ void print_adjustments(char const* what, etwctl::trace_session const& s) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+/// The whole profile on kernel k (native_kernel, or sim::kernel).
+template <class K>
+int profile(K& k, int seconds, std::string const& folder) {
     using namespace etwctl;
-    using namespace std::chrono_literals;
-    int const seconds = argc > 1 ? std::atoi(argv[1]) : 10;
-    std::string const folder = argc > 2 ? std::string(argv[2]) + "/" : std::string();
     std::string const kernel_file = folder + "profile-kernel.etl";
     std::string const user_file = folder + "profile-user.etl";
-    auto& k = machine();
 
     // Leftovers of an earlier run that crashed: etwctl-profile-<pid> sessions whose process is gone.
     auto storage = std::make_unique<session_list_buffer<64>>(); // a tool may allocate; the library does not
@@ -84,35 +74,53 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::error_code restore_failure;
-    interval_guard rate(k, timer_interval<10000>, report_to(restore_failure)); // 1 kHz; restored at scope exit
-    if (rate.error()) {
-        std::printf("interval refused: %s\n", describe(rate.error()).c_str());
-        return 1;
-    }
+    stop_report user_report;
+    stop_report kernel_report;
+    {
+        interval_guard rate(k, timer_interval<10000>, report_to(restore_failure)); // 1 kHz; restored at scope exit
+        if (rate.error()) {
+            std::printf("interval refused: %s\n", describe(rate.error()).c_str());
+            return 1;
+        }
 
-    // One user-mode provider (an EventSource / TraceLogging name) on a session of its own.
-    auto const user_name = owned_session_name::of("profile.user", pid);
-    auto user = start_session(k, session_config::user(user_name.text()).file_sequential(user_file));
-    if (!user) {
-        std::printf("cannot start the user session: %s\n", describe(user.error()).c_str());
-        return 1;
-    }
-    if (auto ec = enable_provider(*user, provider_name<"MyCompany.MyComponent">,
-                                  enable_options{}.level(trace_level::information).stack_trace().process_ids(std::array{pid}))) {
-        std::printf("provider refused: %s\n", describe(ec).c_str());
-        return 1;
-    }
+        // One user-mode provider (an EventSource / TraceLogging name) on a session of its own.
+        auto const user_name = owned_session_name::of("profile.user", pid);
+        auto user = start_session(k, session_config::user(user_name.text()).file_sequential(user_file));
+        if (!user) {
+            std::printf("cannot start the user session: %s\n", describe(user.error()).c_str());
+            return 1;
+        }
+        if (auto ec = enable_provider(*user, provider_name<"MyCompany.MyComponent">,
+                                      enable_options{}.level(trace_level::information).stack_trace().process_ids(std::array{pid}))) {
+            std::printf("provider refused: %s\n", describe(ec).c_str());
+            return 1;
+        }
 
-    std::printf("profiling process %u for %d s: sessions %s and %s\n", pid, seconds, kernel_name.c_str(), user_name.c_str());
-    std::this_thread::sleep_for(std::chrono::seconds(seconds));
+        std::printf("profiling process %u for %d s: sessions %s and %s\n", pid, seconds, kernel_name.c_str(), user_name.c_str());
+        std::this_thread::sleep_for(std::chrono::seconds(seconds));
+        if constexpr (std::is_same_v<K, sim::kernel>) // the simulated machine has no workload: events arrive as a real one's would
+            (void)k.sessions().log_events(kernel->handle().value, 20000, 120);
 
-    // Stop both and say what was lost: a loss is reported, never silent.
-    if (auto q = kernel->query()) std::printf("kernel session: %u buffers in use\n", q->statistics().number_of_buffers);
-    stop_report const user_report = user->stop();
-    stop_report const kernel_report = kernel->stop();
+        // Stop both and say what was lost: a loss is reported, never silent.
+        if (auto q = kernel->query()) std::printf("kernel session: %u buffers in use\n", q->statistics().number_of_buffers);
+        user_report = user->stop();
+        kernel_report = kernel->stop();
+    } // the interval is restored here
     print_statistics("user session", user_report);
     print_statistics("kernel session", kernel_report);
-    bool const clean = user_report.stopped && kernel_report.stopped;
+    bool const clean = user_report.stopped && kernel_report.stopped && !restore_failure;
     if (restore_failure) std::printf("interval not restored: %s\n", describe(restore_failure).c_str());
     return clean ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+    int const seconds = argc > 1 ? std::atoi(argv[1]) : 10;
+    std::string const folder = argc > 2 ? std::string(argv[2]) + "/" : std::string();
+    bool const simulated = argc > 3 && std::string(argv[3]) == "--simulated";
+#if defined(_WIN32)
+    if (!simulated) return profile(etwctl::native_kernel::instance(), seconds, folder);
+#endif
+    (void)simulated;
+    auto k = std::make_unique<etwctl::sim::kernel>(); // large (the model of a machine): on the heap
+    return profile(*k, seconds, folder);
 }

@@ -272,7 +272,7 @@ inline constexpr rule_info rule_table[] = {
     {rule::session_no_target, win32::invalid_parameter, "session_no_target",
      "ControlTrace: neither a session name nor a session handle"},
     {rule::session_query_all_count, win32::invalid_parameter, "session_query_all_count",
-     "QueryAllTraces: PropertyArrayCount is 0"},
+     "QueryAllTraces: PropertyArrayCount is 0 or above 256 (the most sessions any Windows allows)"},
     {rule::session_handle_zero, win32::invalid_parameter, "session_handle_zero",
      "EnableTraceEx2: the session handle is 0"},
     {rule::session_update_append_file, win32::invalid_parameter, "session_update_append_file",

@@ -56,7 +56,7 @@ struct block_fields {
     std::uint64_t v2_options = 0;
 };
 
-namespace block {
+namespace session_block {
 
 inline std::uint32_t buffer_size(void const* p) noexcept { return detail::load<std::uint32_t>(p, 0); }
 
@@ -127,7 +127,7 @@ constexpr bool name_fits(std::uint32_t size, std::uint32_t offset, std::uint32_t
     return offset != 0 && end <= limit;
 }
 
-} // namespace block
+} // namespace session_block
 
 /// StartTrace's facts from a caller's name and block (`Char`: the name's character type; `unit`: the
 /// block's character size, 2 for StartTraceW, 1 for StartTraceA).
@@ -141,7 +141,7 @@ start_facts read_start_facts(bool handle_pointer_present, Char const* name, void
     f.name_present = n.present;
     f.name_length = n.length;
     if (props == nullptr) return f;
-    block_fields const b = block::read(props);
+    block_fields const b = session_block::read(props);
     f.buffer_size = b.buffer_size;
     if (b.buffer_size < sizeof(event_trace_properties)) return f; // check_start stops at the size
     f.wnode_flags = b.v1.wnode.flags;
@@ -164,14 +164,90 @@ start_facts read_start_facts(bool handle_pointer_present, Char const* name, void
         f.kernel_logger_guid_ok = check_kernel_logger_guid(f.session_guid, v) == rule::ok;
     }
     if (check_name_offsets(f.buffer_size, f.logger_name_offset, f.log_file_name_offset) != rule::ok) return f;
-    name_scan const file = block::scan(props, f.buffer_size, f.log_file_name_offset, unit);
+    name_scan const file = session_block::scan(props, f.buffer_size, f.log_file_name_offset, unit);
     f.log_file_terminated = !file.present || file.terminated;
     f.log_file_length = file.length;
     if (file.present && file.terminated)
         f.newfile_pattern_ok = check_newfile_pattern(f.log_file_mode, file.length, [&](std::size_t i) {
-                                   return block::unit_at(props, f.log_file_name_offset, unit, i);
+                                   return session_block::unit_at(props, f.log_file_name_offset, unit, i);
                                }) == rule::ok;
     return f;
+}
+
+/// ControlTrace's checks over a caller's arguments and block (check_control, and check_update for
+/// EVENT_TRACE_CONTROL_UPDATE), read as Windows reads them: a name decides when it is given and not empty.
+template <class Char>
+rule check_control_call(std::uint64_t handle, Char const* instance_name, void const* props, std::uint32_t code) noexcept {
+    name_scan const n = scan_name(instance_name, limits::max_session_name_length);
+    bool const name_given = n.present && n.length != 0;
+    block_fields b{};
+    if (props) b = session_block::read(props);
+    bool const guid_ok = !name_given || !n.terminated ||
+                         check_kernel_logger_guid(b.v1.wnode.guid, std::basic_string_view<Char>(instance_name, n.length)) == rule::ok;
+    if (rule const r = check_control(props != nullptr, b.buffer_size, b.v1.wnode.flags, b.v1.logger_name_offset,
+                                     b.v1.log_file_name_offset, name_given, handle, guid_ok);
+        r != rule::ok)
+        return r;
+    if (code == static_cast<std::uint32_t>(control_code::update)) return check_update(b.v1.log_file_mode, b.v1.log_file_name_offset);
+    return rule::ok;
+}
+
+/// Each entry of QueryAllTraces' array: not NULL, its size and offsets as StartTrace checks them
+/// (QueryAllTracesW: set Wnode.BufferSize, LoggerNameOffset and LogFileNameOffset in each).
+inline rule check_query_all_entry(void const* p) noexcept {
+    if (p == nullptr) return rule::session_argument_null;
+    block_fields const b = session_block::read(p);
+    if (rule const r = check_properties_size(b.buffer_size, b.v1.wnode.flags); r != rule::ok) return r;
+    return check_name_offsets(b.buffer_size, b.v1.logger_name_offset, b.v1.log_file_name_offset);
+}
+
+/// ENABLE_TRACE_PARAMETERS as read from a caller's pointer.
+struct enable_parameters_view {
+    std::uint32_t version = 0; ///< 0: no parameters
+    std::uint32_t enable_property = 0;
+    guid source_id{};
+    event_filter_descriptor const* filters = nullptr;
+    std::uint32_t filter_count = 0; ///< version 2 only
+};
+inline enable_parameters_view read_enable_parameters(void const* params) noexcept {
+    enable_parameters_view v;
+    if (params == nullptr) return v;
+    v.version = detail::load<std::uint32_t>(params, offsetof(enable_trace_parameters, version));
+    v.enable_property = detail::load<std::uint32_t>(params, offsetof(enable_trace_parameters, enable_property));
+    v.source_id = detail::load<guid>(params, offsetof(enable_trace_parameters, source_id));
+    v.filters = detail::load<event_filter_descriptor const*>(params, offsetof(enable_trace_parameters, enable_filter_desc));
+    if (v.version == enable_trace_parameters_version)
+        v.filter_count = detail::load<std::uint32_t>(params, offsetof(enable_trace_parameters, filter_desc_count));
+    return v;
+}
+/// The i-th filter descriptor of checked parameters.
+inline event_filter_descriptor filter_at(enable_parameters_view const& v, std::size_t i) noexcept {
+    return detail::load<event_filter_descriptor>(v.filters + i);
+}
+/// The filter's facts for check_enable_filter (the Count of EVENT_ID / STACKWALK read from its data).
+inline enable_filter_facts filter_facts(event_filter_descriptor const& d) noexcept {
+    enable_filter_facts f{d.type, d.size, d.ptr != 0, 0};
+    if (d.type == filter_type::pid) f.items = d.size / 4;
+    if ((d.type == filter_type::event_id || d.type == filter_type::stackwalk) && d.ptr != 0 &&
+        d.size >= sizeof(event_filter_event_id_header))
+        f.items = detail::load<event_filter_event_id_header>(reinterpret_cast<void const*>(static_cast<std::uintptr_t>(d.ptr))).count;
+    return f;
+}
+/// EnableTraceEx2's checks over its arguments (check_enable, check_enable_code, check_enable_parameters,
+/// check_enable_filter for each filter, check_enable_filter_types).
+inline rule check_enable_call(std::uint64_t handle, void const* provider, std::uint32_t code, void const* params) noexcept {
+    if (rule const r = check_enable(handle, provider != nullptr); r != rule::ok) return r;
+    if (rule const r = check_enable_code(code); r != rule::ok) return r;
+    if (params == nullptr) return rule::ok;
+    enable_parameters_view const v = read_enable_parameters(params);
+    if (rule const r = check_enable_parameters(v.version, v.filter_count, v.filters != nullptr); r != rule::ok) return r;
+    std::uint32_t types[limits::max_event_filters] = {};
+    for (std::uint32_t i = 0; i < v.filter_count; ++i) {
+        event_filter_descriptor const d = filter_at(v, i);
+        if (rule const r = check_enable_filter(filter_facts(d)); r != rule::ok) return r;
+        types[i] = d.type;
+    }
+    return check_enable_filter_types(types, v.filter_count);
 }
 
 ETWCTL_END_NAMESPACE

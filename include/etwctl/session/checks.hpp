@@ -366,11 +366,15 @@ constexpr rule check_control(bool properties_present, std::uint32_t buffer_size,
     return rule::ok;
 }
 
-/// QueryAllTraces: a NULL array (or SessionCount pointer) -> 87, PropertyArrayCount 0 -> 87
-/// (QueryAllTracesW page). The upper bound (the machine's maximum number of loggers) is the kernel's.
+/// The most loggers a Windows can be configured for (EtwMaxLoggers: 32..256; StartTraceW page).
+inline constexpr std::uint32_t max_configurable_loggers = 256;
+
+/// QueryAllTraces: a NULL array (or SessionCount pointer) -> 87; PropertyArrayCount 0, or above the
+/// machine's maximum number of sessions -> 87 (QueryAllTracesW page). etwctl checks the bound no
+/// Windows exceeds (256); the machine's own maximum is the kernel's to check.
 constexpr rule check_query_all(bool array_present, std::uint32_t count, bool count_out_present) noexcept {
     if (!array_present || !count_out_present) return rule::session_argument_null;
-    if (count == 0) return rule::session_query_all_count;
+    if (count == 0 || count > max_configurable_loggers) return rule::session_query_all_count;
     return rule::ok;
 }
 

@@ -102,7 +102,7 @@ struct [[nodiscard]] orphan_report {
     std::size_t matched = 0;  ///< of them, named etwctl-<prefix>-<pid>
     std::size_t orphans = 0;  ///< of those, whose process is gone
     std::size_t stopped = 0;  ///< of those, stopped now
-    std::error_code error{};  ///< the listing's failure, or the first stop that failed
+    std::error_code error = no_error();  ///< the listing's failure, or the first stop that failed
     explicit operator bool() const noexcept { return !error; }
 };
 

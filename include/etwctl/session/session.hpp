@@ -181,7 +181,7 @@ struct session_status {
 /// What stop() found: the final statistics, and the error: the stop's failure, else the loss (an error
 /// code in session_loss_category that compares equal to session_condition::events_lost), else none.
 struct [[nodiscard]] stop_report {
-    std::error_code error{};
+    std::error_code error = no_error();
     session_statistics statistics{};
     bool stopped = false; ///< the session no longer runs (also after a loss)
 

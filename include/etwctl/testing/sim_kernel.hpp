@@ -535,7 +535,7 @@ private:
     template <class Char>
     recorded_request& record_session(session_function f, std::uint32_t code, std::uint64_t handle, Char const* name,
                                      void const* props) noexcept {
-        std::uint32_t const size = props ? block::buffer_size(props) : 0U;
+        std::uint32_t const size = props ? session_block::buffer_size(props) : 0U;
         auto& r = record(kernel_function{}, code, props, size);
         r.kernel_class = 0;
         r.is_session_call = true;
@@ -557,29 +557,22 @@ private:
     /// EnableTraceEx2's parameters as sent: the structure (its version's size) and each filter's data.
     void record_parameters(recorded_request& r, void const* params) noexcept {
         if (params == nullptr) return;
-        std::uint32_t const version = detail::load<std::uint32_t>(params, 0);
-        std::size_t const size = version == enable_trace_parameters_version ? sizeof(enable_trace_parameters)
-                                                                           : offsetof(enable_trace_parameters, filter_desc_count);
+        enable_parameters_view const v = read_enable_parameters(params);
+        std::size_t const size = v.version == enable_trace_parameters_version ? sizeof(enable_trace_parameters)
+                                                                             : offsetof(enable_trace_parameters, filter_desc_count);
         r.bytes = append(params, size, r, nullptr);
         r.length = static_cast<std::uint32_t>(size);
-        r.enable_property = detail::load<std::uint32_t>(params, offsetof(enable_trace_parameters, enable_property));
-        if (version != enable_trace_parameters_version) return;
-        auto const* desc = detail::load<event_filter_descriptor const*>(params, offsetof(enable_trace_parameters, enable_filter_desc));
-        std::uint32_t const count = detail::load<std::uint32_t>(params, offsetof(enable_trace_parameters, filter_desc_count));
-        if (desc == nullptr || count > limits::max_event_filters) return; // the call will refuse it; nothing to read
+        r.enable_property = v.enable_property;
+        if (v.filters == nullptr || v.filter_count > limits::max_event_filters) return; // refused by the call: nothing to read
         std::size_t total = 0;
-        for (std::uint32_t i = 0; i < count; ++i) {
-            auto const d = detail::load<event_filter_descriptor>(desc + i);
-            if (d.ptr != 0) total += d.size;
-        }
+        for (std::uint32_t i = 0; i < v.filter_count; ++i) total += filter_at(v, i).ptr != 0 ? filter_at(v, i).size : 0U;
         r.filters = append(nullptr, total, r, [&](std::byte* out) {
             std::size_t at = 0;
-            for (std::uint32_t i = 0; i < count; ++i) {
-                auto const d = detail::load<event_filter_descriptor>(desc + i);
+            for (std::uint32_t i = 0; i < v.filter_count; ++i) {
+                event_filter_descriptor const d = filter_at(v, i);
                 if (d.ptr == 0) continue;
-                std::size_t const n = d.size < total - at ? d.size : total - at;
-                std::memcpy(out + at, reinterpret_cast<void const*>(static_cast<std::uintptr_t>(d.ptr)), n);
-                at += n;
+                std::memcpy(out + at, reinterpret_cast<void const*>(static_cast<std::uintptr_t>(d.ptr)), d.size);
+                at += d.size;
             }
         });
     }

@@ -275,7 +275,7 @@ public:
         constexpr std::uint32_t unit = sizeof(Char) == 1 ? 1 : 2;
         start_facts const f = read_start_facts(handle != nullptr, instance_name, props, unit);
         if (rule const r = check_start(f); r != rule::ok) return fail(handle, win32_error_of(r));
-        block_fields const b = block::read(props);
+        block_fields const b = session_block::read(props);
         char16_t name_buf[limits::max_session_name_length + 1];
         std::u16string_view const name = widen(instance_name, f.name_length, name_buf);
         char16_t file_buf[limits::max_log_file_name_length + 1];
@@ -283,7 +283,7 @@ public:
         if (f.log_file_name_offset != 0 && f.log_file_length != 0) {
             // model choice: a log-file name over the documented 1024 characters is ERROR_INVALID_PARAMETER
             if (f.log_file_length > limits::max_log_file_name_length) return fail(handle, win32::invalid_parameter);
-            for (std::size_t i = 0; i < f.log_file_length; ++i) file_buf[i] = block::unit_at(props, f.log_file_name_offset, unit, i);
+            for (std::size_t i = 0; i < f.log_file_length; ++i) file_buf[i] = session_block::unit_at(props, f.log_file_name_offset, unit, i);
             file = {file_buf, f.log_file_length};
         }
         // the reserved names take their GUIDs (Chappell's StartTrace); SystemTraceControlGuid is the NT Kernel Logger
@@ -314,7 +314,7 @@ public:
         // Written back (model choice, docs/choices.md): the handle, the buffer counts as clamped, the
         // statistics, LoggerThreadId and the session name at LoggerNameOffset; nothing past BufferSize.
         write_numbers(*r, props);
-        if (f.logger_name_offset != 0) block::put_name(props, f.logger_name_offset, unit, name);
+        if (f.logger_name_offset != 0) session_block::put_name(props, f.logger_name_offset, unit, name);
         return win32::success;
     }
 
@@ -322,18 +322,10 @@ public:
     template <class Char>
     std::uint32_t control(std::uint64_t handle, Char const* instance_name, void* props, std::uint32_t code) noexcept {
         constexpr std::uint32_t unit = sizeof(Char) == 1 ? 1 : 2;
+        if (rule const r = check_control_call(handle, instance_name, props, code); r != rule::ok) return win32_error_of(r);
         name_scan const n = scan_name(instance_name, limits::max_session_name_length);
         bool const name_given = n.present && n.length != 0;
-        block_fields b{};
-        if (props) b = block::read(props);
-        bool const guid_ok = !name_given || !n.terminated ||
-                             check_kernel_logger_guid(b.v1.wnode.guid, std::basic_string_view<Char>(instance_name, n.length)) == rule::ok;
-        if (rule const r = check_control(props != nullptr, b.buffer_size, b.v1.wnode.flags, b.v1.logger_name_offset,
-                                         b.v1.log_file_name_offset, name_given, handle, guid_ok);
-            r != rule::ok)
-            return win32_error_of(r);
-        if (code == static_cast<std::uint32_t>(control_code::update))
-            if (rule const r = check_update(b.v1.log_file_mode, b.v1.log_file_name_offset); r != rule::ok) return win32_error_of(r);
+        block_fields const b = session_block::read(props);
         // The target: SystemTraceControlGuid is the NT Kernel Logger; else a name decides; else the handle
         // (Chappell's NtTraceControl: stop/query/update/flush).
         logger_record* r = nullptr;
@@ -406,10 +398,8 @@ public:
     /// EnableTraceEx2.
     std::uint32_t enable(std::uint64_t handle, guid const* provider, std::uint32_t code, std::uint8_t level,
                          std::uint64_t match_any, std::uint64_t match_all, void const* params) noexcept {
-        if (rule const r = check_enable(handle, provider != nullptr); r != rule::ok) return win32_error_of(r);
-        if (rule const r = check_enable_code(code); r != rule::ok) return win32_error_of(r);
-        enable_request req;
-        if (std::uint32_t const e = read_parameters(params, req); e != win32::success) return e;
+        if (rule const r = check_enable_call(handle, provider, code, params); r != rule::ok) return win32_error_of(r);
+        enable_request const req = gather(params);
         logger_record* r = by_handle(handle);
         if (!r) return win32::wmi_instance_not_found; // a session that does not run (PerfView PR #2152: 0x80071069)
         if (!elevated_ && !r->private_logger) return win32::access_denied;
@@ -455,14 +445,6 @@ public:
             e->filter_sizes[i] = req.sizes[i];
         }
         return win32::success;
-    }
-
-    /// Each entry of QueryAllTraces' array: not NULL, its size and offsets as StartTrace checks them.
-    static rule check_query_all_entry(void const* p) noexcept {
-        if (p == nullptr) return rule::session_argument_null;
-        block_fields const b = block::read(p);
-        if (rule const r = check_properties_size(b.buffer_size, b.v1.wnode.flags); r != rule::ok) return r;
-        return check_name_offsets(b.buffer_size, b.v1.logger_name_offset, b.v1.log_file_name_offset);
     }
 
 private:
@@ -588,15 +570,15 @@ private:
     /// included, is ERROR_BAD_PATHNAME), REAL_TIME on or off (the other LogFileMode bits are kept),
     /// MaximumBuffers (0 keeps; raised to MinimumBuffers). Private loggers: the file and FlushTimer only.
     std::uint32_t update(logger_record& r, void const* props, std::uint32_t unit) noexcept {
-        block_fields const b = block::read(props);
+        block_fields const b = session_block::read(props);
         event_trace_properties p = r.properties;
         char16_t file_buf[limits::max_log_file_name_length + 1];
         std::u16string_view file;
         if (b.v1.log_file_name_offset != 0) {
-            name_scan const s = block::scan(props, b.buffer_size, b.v1.log_file_name_offset, unit);
+            name_scan const s = session_block::scan(props, b.buffer_size, b.v1.log_file_name_offset, unit);
             if (!s.terminated) return win32_error_of(rule::session_name_no_room);
             if (s.length > limits::max_log_file_name_length) return win32::invalid_parameter; // model choice, as StartTrace
-            for (std::size_t i = 0; i < s.length; ++i) file_buf[i] = block::unit_at(props, b.v1.log_file_name_offset, unit, i);
+            for (std::size_t i = 0; i < s.length; ++i) file_buf[i] = session_block::unit_at(props, b.v1.log_file_name_offset, unit, i);
             file = {file_buf, s.length};
             if (!file.empty() && find_by_log_file(file)) return win32::bad_pathname;
         }
@@ -621,7 +603,7 @@ private:
     /// (an offset of 0: that name is not written); ERROR_MORE_DATA when a name does not fit.
     std::uint32_t write_back(event_trace_properties const& p, std::uint16_t id, std::u16string_view name,
                              std::u16string_view file, void* props, std::uint32_t unit) const noexcept {
-        block_fields const b = block::read(props);
+        block_fields const b = session_block::read(props);
         event_trace_properties out = p;
         out.wnode.buffer_size = b.v1.wnode.buffer_size;
         out.wnode.flags = b.v1.wnode.flags;
@@ -632,11 +614,11 @@ private:
         bool fits = true;
         auto const put = [&](std::uint32_t offset, std::uint32_t other, std::u16string_view s) {
             if (offset == 0) return;
-            if (!block::name_fits(b.buffer_size, offset, other, unit, s.size())) {
+            if (!session_block::name_fits(b.buffer_size, offset, other, unit, s.size())) {
                 fits = false;
                 return;
             }
-            block::put_name(props, offset, unit, s);
+            session_block::put_name(props, offset, unit, s);
         };
         put(b.v1.logger_name_offset, b.v1.log_file_name_offset, name);
         put(b.v1.log_file_name_offset, b.v1.logger_name_offset, file);
@@ -661,34 +643,22 @@ private:
         std::memcpy(props, &out, sizeof out);
     }
 
-    /// ENABLE_TRACE_PARAMETERS and its filters, checked (session/checks.hpp) and gathered.
-    std::uint32_t read_parameters(void const* params, enable_request& req) noexcept {
-        if (params == nullptr) return win32::success;
-        req.version = detail::load<std::uint32_t>(params, offsetof(enable_trace_parameters, version));
-        req.enable_property = detail::load<std::uint32_t>(params, offsetof(enable_trace_parameters, enable_property));
-        req.source_id = detail::load<guid>(params, offsetof(enable_trace_parameters, source_id));
-        auto const* desc = detail::load<event_filter_descriptor const*>(params, offsetof(enable_trace_parameters, enable_filter_desc));
-        std::uint32_t const count = req.version == enable_trace_parameters_version
-                                        ? detail::load<std::uint32_t>(params, offsetof(enable_trace_parameters, filter_desc_count))
-                                        : 0U;
-        if (rule const r = check_enable_parameters(req.version, count, desc != nullptr); r != rule::ok) return win32_error_of(r);
-        std::size_t bytes = 0;
-        for (std::uint32_t i = 0; i < count; ++i) {
-            auto const d = detail::load<event_filter_descriptor>(desc + i);
-            enable_filter_facts f{d.type, d.size, d.ptr != 0, 0};
-            if (d.type == filter_type::pid) f.items = d.size / 4;
-            if ((d.type == filter_type::event_id || d.type == filter_type::stackwalk) && d.ptr != 0 && d.size >= 4)
-                f.items = detail::load<event_filter_event_id_header>(reinterpret_cast<void const*>(static_cast<std::uintptr_t>(d.ptr))).count;
-            if (rule const r = check_enable_filter(f); r != rule::ok) return win32_error_of(r);
+    /// ENABLE_TRACE_PARAMETERS and its filters (already checked: check_enable_call), gathered.
+    static enable_request gather(void const* params) noexcept {
+        enable_request req;
+        enable_parameters_view const v = read_enable_parameters(params);
+        req.version = v.version;
+        req.enable_property = v.enable_property;
+        req.source_id = v.source_id;
+        req.filter_count = v.filter_count;
+        req.descriptors = v.filters;
+        for (std::uint32_t i = 0; i < v.filter_count; ++i) {
+            event_filter_descriptor const d = filter_at(v, i);
             req.types[i] = d.type;
             req.sizes[i] = d.size;
-            bytes += d.size;
+            req.data_bytes += d.size;
         }
-        if (rule const r = check_enable_filter_types(req.types, count); r != rule::ok) return win32_error_of(r);
-        req.filter_count = count;
-        req.descriptors = desc;
-        req.data_bytes = bytes;
-        return win32::success;
+        return req;
     }
 
     // ---- the text store: names and filter data, packed; a release moves what follows down ------------
