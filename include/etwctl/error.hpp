@@ -260,6 +260,7 @@ public:
     constexpr T const& operator*() const& noexcept { return value(); }
     constexpr T& operator*() & noexcept { return value(); }
     constexpr T const* operator->() const noexcept { return &value(); }
+    constexpr T* operator->() noexcept { return &value(); }
     constexpr T value_or(T fallback) const noexcept { return has_value() ? value_ : fallback; }
 
 private:
@@ -271,7 +272,8 @@ private:
 /// The context of a failure: the value that broke a rule, the limit, the name of what it was about, and
 /// a sentence that says what to do. Written (on failure paths only: a successful call pays nothing)
 /// into a per-thread slot that etwctl::explain / etwctl::describe read back, like GetLastError; no heap.
-/// `text` is a static sentence with placeholders: {name} {value} {hex} {low} {high} {status} (value as an NTSTATUS: hex, name, Win32 mapping).
+/// `text` is a static sentence with placeholders: {name} {value} {hex} {low} {high} {status} (value as an NTSTATUS: hex, name, Win32 mapping)
+/// {win32} (value as a Win32 code: name and number).
 struct error_detail {
     std::error_code code{};
     std::string_view text{};
@@ -347,6 +349,14 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
             }
             std::uint32_t const w = nt_status_to_win32(status);
             at = detail::put(out, at, ", Win32 ");
+            if (char const* n = win32::name(w)) {
+                at = detail::put(out, at, n);
+                at = detail::put(out, at, " ");
+            }
+            at = detail::put_decimal(out, at, w);
+        }
+        else if (key == "win32") { // value as a Win32 code: its name and number ("ERROR_ALREADY_EXISTS 183")
+            auto const w = static_cast<std::uint32_t>(d->value);
             if (char const* n = win32::name(w)) {
                 at = detail::put(out, at, n);
                 at = detail::put(out, at, " ");

@@ -15,6 +15,8 @@
 //   profile_source_list.hpp              the value types
 //   names/                 the naming tables: kernel events, flags, groups, profile sources, parsing
 //   profiler/              stack_walk_set, the guards, setup_pmc
+//   sessions.hpp, session/ ETW sessions: the typed API (configure, start, attach, list, providers, kernel
+//                          sessions, orphans) over the session kernel (kernel/session_concept.hpp)
 //   testing/               the simulated kernels (not included here)
 //   detail/                internals: text utilities, lazy exports, the one <windows.h> header
 #pragma once
@@ -48,4 +50,5 @@
 #include "etwctl/profiler/guards.hpp"
 #include "etwctl/profiler/pmc.hpp"
 #include "etwctl/profiler/custom_counters.hpp"
+#include "etwctl/sessions.hpp"
 #include "etwctl/default_kernel.hpp"

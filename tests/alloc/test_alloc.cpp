@@ -4,6 +4,7 @@
 // stop() is counted: doctest's own reporting allocates, so results are kept in plain arrays and
 // checked after the region. std::error_code::message() allocates and is never called inside it.
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -271,4 +272,87 @@ TEST_CASE("the counter sees allocations (the test would catch one)") {
     CHECK(g_count.news >= 1);
     CHECK(g_count.deletes >= 1);
     CHECK_FALSE(text.empty());
+}
+
+// ---- the typed session API: start, query, update, flush, enable, list, stop without a heap ----------------
+
+namespace {
+/// Accepts every session call and writes nothing back (a session kernel that is all success).
+struct quiet_session_kernel {
+    std::uint32_t start_trace_w(std::uint64_t* h, wide_char const*, void*) noexcept {
+        *h = 7;
+        return 0;
+    }
+    std::uint32_t control_trace_w(std::uint64_t, wide_char const*, void*, std::uint32_t) noexcept { return 0; }
+    std::uint32_t query_all_traces_w(void**, std::uint32_t, std::uint32_t* n) noexcept {
+        *n = 0;
+        return 0;
+    }
+    std::uint32_t enable_trace_ex2(std::uint64_t, guid const*, std::uint32_t, std::uint8_t, std::uint64_t, std::uint64_t,
+                                   std::uint32_t, void const*) noexcept {
+        return 0;
+    }
+};
+static_assert(session_kernel<quiet_session_kernel>);
+
+session_list_buffer<4> g_list; // static: the caller's storage
+
+template <class K>
+void every_session_path(K& k, results_log& out) {
+    using namespace std::chrono_literals;
+    std::uint32_t const pids[] = {1, 2};
+    std::uint16_t const ids[] = {3, 4};
+    {
+        auto s = start_session(k, session_config::user(u"etwctl-alloc").real_time().buffer(buffer_size::kilobytes(64)));
+        out.add(s.error());
+        if (!s) return;
+        auto const q = s->query();
+        out.add(q.error());
+        out.add(s->flush());
+        out.add(s->update(session_update{}.flush_timer(2s).maximum_buffers(64)));
+        out.add(enable_provider(*s, provider_name<"MyCompany.MyComponent">,
+                                enable_options{}.level(trace_level::verbose).stack_trace().process_ids(pids).event_ids(filter_in, ids)));
+        out.add(capture_state(*s, provider_name<"MyCompany.MyComponent">));
+        out.add(disable_provider(*s, provider_name<"MyCompany.MyComponent">));
+        out.add(list_sessions(k, g_list).error());
+        auto const report = s->stop();
+        out.add(report.error);
+        out.add(report.stopped ? 0U : 1U);
+        // failure paths record their context without a heap too
+        out.add(start_session(k, session_config::user(u"x").file_append(u"a.etl").real_time()).error());
+        out.add(s->flush()); // an empty object
+        out.add(provider_guid_from_name("Caf\xC3\xA9").error());
+    }
+    auto kept = start_session(k, session_config::user(u"etwctl-alloc-scope").real_time());
+    out.add(kept.error()); // stopped at the end of the scope, by the destructor
+}
+alignas(sim::kernel) unsigned char g_session_sim_storage[sizeof(sim::kernel)];
+} // namespace
+
+TEST_CASE("no typed session path allocates: start, query, update, flush, enable, list, stop") {
+    results_log sim_log;
+    results_log quiet_log;
+    quiet_session_kernel quiet;
+
+    g_count = {};
+    g_count.on = true; // ---- counted region -------------------------------------------------------
+    auto* k = new (g_session_sim_storage) sim::kernel();
+    every_session_path(*k, sim_log);
+    every_session_path(quiet, quiet_log);
+    std::size_t const running = k->sessions().running();
+    std::size_t const requests = k->request_count();
+    std::destroy_at(k);
+    g_count.on = false; // ------------------------------------------------------------------------
+
+    CHECK(g_count.news == 0);
+    CHECK(g_count.deletes == 0);
+    CHECK(running == 0);     // every session stopped (the last by its destructor)
+    CHECK(requests >= 12);   // the calls reached the simulated kernel
+    REQUIRE(sim_log.n == 27);
+    for (std::size_t i = 0; i < 19; ++i) CHECK(sim_log.win32[i] == 0); // start .. stop succeeded, nothing lost
+    CHECK(sim_log.win32[19] == 87);  // the broken configuration's rule
+    CHECK(sim_log.win32[21] == 87);  // the empty object
+    CHECK(sim_log.win32[23] == 87);  // the non-ASCII provider name
+    CHECK(sim_log.win32[25] == 0);   // the second start
+    CHECK(quiet_log.n == sim_log.n);
 }

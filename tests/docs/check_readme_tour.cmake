@@ -2,9 +2,9 @@ cmake_minimum_required(VERSION 3.21)
 # cmake -DCXX=<compiler> -DFLAGS=<;-list> -DREADME=<README.md> -DOUT_DIR=<dir> -P check_readme_tour.cmake
 # README.md's tour compiles as written: the ```cpp block under "## A short tour" is cut in two - its
 # #include / using lines stay at file scope, every other line becomes the body of
-#     void tour(etwctl::sim::kernel& k, etwctl::session_handle session)
-# (the two names the tour's comment says it assumes) - plus `use` / `show`, the stand-ins for the
-# reader's own code. The file is compiled to an object with etwctl's strict flags (-Werror).
+#     void tour(etwctl::sim::kernel& k)
+# (the name the tour's comment says it assumes; the tour starts its own session) - plus `use` / `show`,
+# the stand-ins for the reader's own code. The file is compiled to an object with etwctl's strict flags (-Werror).
 set(ENV{LC_ALL} C)
 file(READ "${README}" text)
 string(FIND "${text}" "## A short tour" at)
@@ -43,7 +43,7 @@ namespace readme_tour {
 template <class... T> void use(T const&...) noexcept {}
 template <class... T> void show(T const&...) noexcept {}
 
-void tour(etwctl::sim::kernel& k, etwctl::session_handle session) {
+void tour(etwctl::sim::kernel& k) {
 ${body}}
 } // namespace readme_tour
 ")

@@ -16,6 +16,7 @@
 #include "etwctl/request/logger_query.hpp"
 
 #include "annotate_custom.hpp"
+#include "annotate_sessions.hpp"
 #include "annotate_words.hpp"
 #include "recording_kernel.hpp"
 #include "text.hpp"
@@ -23,6 +24,7 @@
 namespace etwctl_tool {
 
 inline annotated_request annotate(request const& r, source_namer const& source_name) {
+    if (r.is_session) return annotate_session(r);
     annotated_request a;
     a.state = r.sent ? "sent" : "not sent (dry run)";
     if (r.sent) a.status = status_text(r.status);
@@ -171,6 +173,7 @@ inline std::string format_json(annotated_request const& a, request const& r) {
     json_object o;
     o.str("call", a.call).boolean("sent", r.sent);
     if (r.sent) o.str("status", a.status);
+    if (r.is_session) session_json(r, o);
     o.str("bytes", bytes).raw("fields", json_array(rows));
     return o.text();
 }

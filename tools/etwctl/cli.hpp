@@ -79,15 +79,35 @@ inline constexpr command_help helps[] = {
     {"decode-handle", "etwctl decode-handle 0xHANDLE",
      "Decodes a classic provider's enable-callback TRACEHANDLE (TRACE_ENABLE_CONTEXT): logger id, level,\n"
      "internal flag and enable flags."},
-    {"xperf", "etwctl [-session NAME|ID] -on FLAGS|GROUP [-stackwalk EVENTS] [-setprofint N [SOURCE]]\n"
-              "       [-pmc COUNTERS EVENTS]\n"
-              "       etwctl [-session NAME|ID] -stackwalk EVENTS\n"
+    {"session", "etwctl session start NAME [-on FLAGS|PROVIDERS] [-f FILE] [-FileMode M] [-MaxFile MB] [-BufferSize KB]\n"
+                "                     [-MinBuffers N] [-MaxBuffers N] [-Buffering] [-RealTime] [-FlushTimer S] [-ClockType C]\n"
+                "                     [-stackwalk EVENTS] [-pmc COUNTERS EVENTS]\n"
+                "       etwctl session stop NAME [NAME ...]\n"
+                "       etwctl session flush NAME [-f FILE]\n"
+                "       etwctl session update NAME [-on ...] [-f FILE] [-FlushTimer S] [-MaxBuffers N] [-RealTime]\n"
+                "       etwctl session query NAME\n"
+                "       etwctl session list",
+     "Starts, stops, flushes, updates, queries or lists ETW sessions (StartTraceW, ControlTraceW, QueryAllTracesW,\n"
+     "EnableTraceEx2), one session a command, with the options of xperf's -start group (etwctl help xperf).\n"
+     "NAME \"NT Kernel Logger\" is the kernel logger; another NAME with kernel flags in -on is a system logger\n"
+     "(EVENT_TRACE_SYSTEM_LOGGER_MODE); with providers in -on a user session."},
+    {"xperf", "etwctl [-start [NAME]] [-on FLAGS|PROVIDERS] [-stackwalk EVENTS] [-f FILE] [-FileMode M] [-MaxFile MB]\n"
+              "       [-BufferSize KB] [-MinBuffers N] [-MaxBuffers N] [-Buffering] [-RealTime] [-FlushTimer S]\n"
+              "       [-ClockType PerfCounter|SystemTime|Cycle] [-pmc COUNTERS EVENTS] [-start NAME ...] [-setprofint N [SOURCE]]\n"
+              "       etwctl -stop [NAME ...] [-stop NAME ...]\n"
+              "       etwctl -flush [NAME] [-f FILE]\n"
+              "       etwctl -update [NAME] [-on ...] [-f FILE] [-FlushTimer S] [-MaxBuffers N] [-RealTime]\n"
+              "       etwctl -loggers [NAME]\n"
+              "       etwctl [-session NAME|ID] -on FLAGS|GROUP [-stackwalk EVENTS] [-pmc COUNTERS EVENTS]\n"
               "       etwctl -setprofint N [SOURCE]\n"
               "       etwctl -pmcsources",
-     "xperf's spellings, on a running session (the NT Kernel Logger unless -session names another):\n"
-     "flags and events are joined with '+', counters with ','; names are not case sensitive. Each option\n"
-     "runs the same code as the matching command (docs/tool.md lists the requests each sends).\n"
-     "Unlike xperf, -on does not start a session: it sets the running session's flags."},
+     "xperf's spellings. Several -start groups may share a line, each followed by its options; the options\n"
+     "before any -start belong to the NT Kernel Logger. Without a session setting (-f, -BufferSize, ...) they\n"
+     "change the running session (the NT Kernel Logger, or -session's) instead of starting one.\n"
+     "-on: kernel flags and groups joined with '+', or for a user session providers joined with '+':\n"
+     "GUID or *EventSourceName or a manifest name, [:Keywords[:Level[:'stack|sid|tsid']]].\n"
+     "The whole line is read before anything is sent; an option given twice is refused. -d (merge) is\n"
+     "not a session verb: refused. Names and options are not case sensitive (docs/tool.md)."},
 };
 
 inline constexpr std::string_view general_help =
@@ -107,7 +127,10 @@ inline constexpr std::string_view general_help =
     "  list events|flags|groups|sources|classes          the names the tool accepts\n"
     "  version                              versions and the kernel in use\n"
     "  decode-handle 0xHANDLE               decode a TRACE_ENABLE_CONTEXT handle\n"
+    "  session start|stop|flush|update|query|list [NAME] [OPTIONS]   control ETW sessions\n"
     "xperf forms (etwctl help xperf):\n"
+    "  -start [NAME] -on FLAGS|PROVIDERS [-f FILE] [-BufferSize KB] ... [-start NAME ...]\n"
+    "  -stop [NAME ...]   -flush [NAME] [-f FILE]   -update [NAME] ...   -loggers [NAME]\n"
     "  -on FLAGS|GROUP [-stackwalk E+...] [-setprofint N [SOURCE]] [-pmc C,... E+...] [-session S]\n"
     "  -stackwalk E+...   -setprofint N [SOURCE]   -pmcsources\n"
     "\n"

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/session_concept.hpp"
 
 #include "recording_kernel.hpp"
 
@@ -23,6 +24,14 @@ public:
                                           std::uint32_t out_length, std::uint32_t* return_length) noexcept = 0;
     virtual std::uint32_t event_set_information(std::uint64_t reg, std::uint32_t cls, void const* info,
                                                 std::uint32_t length) noexcept = 0;
+    // The session calls (etwctl::session_kernel).
+    virtual std::uint32_t start_trace_w(std::uint64_t* handle, etwctl::wide_char const* name, void* props) noexcept = 0;
+    virtual std::uint32_t control_trace_w(std::uint64_t handle, etwctl::wide_char const* name, void* props,
+                                          std::uint32_t code) noexcept = 0;
+    virtual std::uint32_t query_all_traces_w(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept = 0;
+    virtual std::uint32_t enable_trace_ex2(std::uint64_t handle, etwctl::guid const* provider, std::uint32_t code,
+                                           std::uint8_t level, std::uint64_t any, std::uint64_t all, std::uint32_t timeout,
+                                           void const* params) noexcept = 0;
 };
 
 template <etwctl::kernel K>
@@ -50,12 +59,32 @@ public:
                                         std::uint32_t length) noexcept override {
         return k_.event_set_information(reg, cls, info, length);
     }
+    // A kernel without the session calls (until both kernels have them) answers ERROR_NOT_SUPPORTED.
+    std::uint32_t start_trace_w(std::uint64_t* handle, etwctl::wide_char const* name, void* props) noexcept override {
+        if constexpr (etwctl::session_kernel<K>) return k_.start_trace_w(handle, name, props);
+        else return (void)handle, (void)name, (void)props, not_supported;
+    }
+    std::uint32_t control_trace_w(std::uint64_t handle, etwctl::wide_char const* name, void* props, std::uint32_t code) noexcept override {
+        if constexpr (etwctl::session_kernel<K>) return k_.control_trace_w(handle, name, props, code);
+        else return (void)handle, (void)name, (void)props, (void)code, not_supported;
+    }
+    std::uint32_t query_all_traces_w(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept override {
+        if constexpr (etwctl::session_kernel<K>) return k_.query_all_traces_w(array, count, sessions);
+        else return (void)array, (void)count, (void)sessions, not_supported;
+    }
+    std::uint32_t enable_trace_ex2(std::uint64_t handle, etwctl::guid const* provider, std::uint32_t code, std::uint8_t level,
+                                   std::uint64_t any, std::uint64_t all, std::uint32_t timeout, void const* params) noexcept override {
+        if constexpr (etwctl::session_kernel<K>) return k_.enable_trace_ex2(handle, provider, code, level, any, all, timeout, params);
+        else return (void)handle, (void)provider, (void)code, (void)level, (void)any, (void)all, (void)timeout, (void)params, not_supported;
+    }
 
 private:
+    static constexpr std::uint32_t not_supported = 50; // ERROR_NOT_SUPPORTED
     K& k_;
 };
 
-static_assert(etwctl::kernel<any_kernel>);
+static_assert(etwctl::kernel<any_kernel> && etwctl::session_kernel<any_kernel>);
 using tool_kernel = recording_kernel<any_kernel>;
+static_assert(etwctl::kernel<tool_kernel> && etwctl::session_kernel<tool_kernel>);
 
 } // namespace etwctl_tool

@@ -66,6 +66,7 @@ int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     if (c == "limits") return cmd_limits(ctx, k, out);
     if (c == "version") return cmd_version(ctx, k, out);
     if (c == "xperf") return cmd_xperf(ctx, k, out);
+    if (c == "session") return cmd_session(ctx, k, out);
     return exit_usage;
 }
 
@@ -75,12 +76,15 @@ int run(context& ctx, Inner& machine) {
     tool_kernel k(inner, ctx.cl.dry_run);
     json_object out;
     out.boolean("ok", true).str("command", ctx.command);
+    json_failure failed; // --json: one object on stdout, also on failure (with the requests, below)
+    if (ctx.cl.json) ctx.deferred = &failed;
     // Names for profile sources in the annotations, read from the kernel directly (not recorded):
     // before the command (a source it removes) and after it (a source it adds).
     std::vector<source_row> rows;
     if (ctx.cl.dry_run || ctx.cl.trace)
         if (auto r = read_sources(inner)) rows = *r;
     int const rc = dispatch(ctx, k, out);
+    std::string requests; // --json with --dry-run / --trace: the requests as a JSON array
 
     if (ctx.cl.dry_run || ctx.cl.trace) {
         if (auto r = read_sources(inner))
@@ -103,15 +107,19 @@ int run(context& ctx, Inner& machine) {
             text += format_text(a, i + 1);
         }
         if (ctx.cl.json) {
-            if (rc == exit_ok) out.raw("requests", json_array(rj));
-            else std::cerr << "kernel requests" << (ctx.cl.dry_run ? " (dry run)" : "") << ":\n" << text; // the error object was printed already
+            requests = json_array(rj);
+            if (rc == exit_ok) out.raw("requests", requests);
         } else {
             (rc == exit_ok ? std::cout : std::cerr)
                 << (ctx.cl.dry_run ? "kernel requests (dry run: only reads were sent):\n" : "kernel requests:\n")
                 << (text.empty() ? std::string("(none)\n") : text);
         }
     }
-    if (rc == exit_ok && ctx.cl.json) std::cout << out.text() << "\n";
+    if (ctx.cl.json) {
+        if (rc == exit_ok) std::cout << out.text() << "\n";
+        else if (failed.set) std::cout << failed.text(requests) << "\n";
+        else std::cout << json_failure{true, rc, json_object().str("kind", "usage").text(), "{}", {}}.text(requests) << "\n";
+    }
     return rc;
 }
 

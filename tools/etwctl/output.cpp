@@ -8,15 +8,24 @@
 
 namespace etwctl_tool {
 
+std::string json_failure::text(std::string const& requests) const {
+    json_object o;
+    o.boolean("ok", false).num("exit_code", static_cast<std::uint64_t>(exit_code)).raw("error", error).raw("details", details);
+    if (!applied.empty()) o.raw("applied", json_array(applied));
+    if (!requests.empty()) o.raw("requests", requests);
+    return o.text();
+}
+
+namespace {
+void emit_json_failure(context const& ctx, int code, std::string error, std::string details) {
+    json_failure f{true, code, std::move(error), std::move(details), {}};
+    if (ctx.deferred) *ctx.deferred = std::move(f);
+    else std::cout << f.text("") << "\n";
+}
+} // namespace
+
 int usage_error(context const& ctx, std::string const& message) {
-    if (ctx.cl.json) {
-        std::cout << json_object()
-                         .boolean("ok", false)
-                         .num("exit_code", exit_usage)
-                         .raw("error", json_object().str("kind", "usage").str("message", message).text())
-                         .text()
-                  << "\n";
-    }
+    if (ctx.cl.json) emit_json_failure(ctx, exit_usage, json_object().str("kind", "usage").str("message", message).text(), "{}");
     std::cerr << "etwctl: " << (ctx.command.empty() ? "" : ctx.command + ": ") << message << "\n";
     if (auto const* h = find_help(ctx.command)) std::cerr << "usage: " << h->usage << "\n";
     else std::cerr << "run 'etwctl --help' for the commands\n";
@@ -58,9 +67,7 @@ int report_failure(context const& ctx, failure const& f) {
         if (r != etwctl::rule::ok) e.str("rule", etwctl::info(r).name);
         e.num("win32", etwctl::to_win32(f.ec)).str("message", f.message).str("detail", f.ec.message());
         if (!hint.empty()) e.str("hint", hint);
-        std::cout << json_object().boolean("ok", false).num("exit_code", static_cast<std::uint64_t>(f.code)).raw("error", e.text())
-                         .raw("details", f.details.text()).text()
-                  << "\n";
+        emit_json_failure(ctx, f.code, e.text(), f.details.text());
     }
     std::cerr << "etwctl: " << ctx.command << ": " << f.message << "\n";
     std::uint32_t const w = etwctl::to_win32(f.ec);
@@ -70,6 +77,8 @@ int report_failure(context const& ctx, failure const& f) {
         std::cerr << "  refused before sending (" << win32 << ")\n"; // a tool check: the Win32 code says what kind
     else if (r != etwctl::rule::ok)
         std::cerr << "  rule " << etwctl::info(r).name << ": " << etwctl::info(r).text << " (" << win32 << ")\n";
+    else if (f.ec.category() == etwctl::win32_category()) // the session calls answer Win32 codes themselves
+        std::cerr << "  Windows: " << (wname ? std::string(wname) : std::string("error")) << " (Win32 " << w << ")\n";
     else
         std::cerr << "  " << (f.code == exit_usage || f.code == exit_refused ? "" : "kernel: ") << f.ec.message() << " (" << win32
                   << ")\n";

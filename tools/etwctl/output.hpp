@@ -3,16 +3,34 @@
 
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "cli.hpp"
 #include "text.hpp"
 
 namespace etwctl_tool {
 
+/// With --json, a failure's object kept for main to print once, with what it adds (the requests of
+/// --dry-run / --trace, the calls that took effect before a failure).
+struct json_failure {
+    bool set = false;
+    int exit_code = 0;
+    std::string error;                ///< the "error" member (an object)
+    std::string details = "{}";       ///< the "details" member (an object)
+    std::vector<std::string> applied; ///< "applied": the calls that took effect (exit code 4)
+    std::string text(std::string const& requests) const; ///< the whole object; requests: a JSON array or ""
+};
+
+struct session_arg;
+
 struct context {
     command_line const& cl;
     std::string command;
     bool simulated = false;
+    json_failure* deferred = nullptr; ///< set: --json failures are kept here instead of printed
+    /// Set when a command runs as a step of a session the same line started (xperf -start NAME -on ...
+    /// -stackwalk ...): its SESSION argument is that session, by the handle StartTraceW returned.
+    session_arg const* started_session = nullptr;
 };
 
 struct failure {

@@ -1,5 +1,6 @@
-// The tool's kernel wrapper: forwards the six calls to a real or simulated kernel and keeps a copy of
-// every request, so --dry-run can print the exact bytes. In dry-run mode only reads reach the kernel
+// The tool's kernel wrapper: forwards the six calls and the session calls (StartTraceW, ControlTraceW,
+// QueryAllTracesW, EnableTraceEx2) to a real or simulated kernel and keeps a copy of every request, so
+// --dry-run can print the exact bytes. In dry-run mode only reads reach the kernel
 // (queries are needed to validate and do not change anything); every set is recorded and answered
 // with STATUS_SUCCESS without being sent. So that a dry run of "set the flags, then check against
 // them" (pmc --flags) sees what it would have set, group masks set in a dry run are remembered per
@@ -10,13 +11,52 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/request/logger_query.hpp"
+#include "etwctl/session/layouts.hpp"
 #include "etwctl/status_codes.hpp"
 
 namespace etwctl_tool {
+
+/// A 16-bit name as UTF-8 (for messages and JSON); stops at the NUL or after `max` units.
+inline std::string utf8_of(etwctl::wide_char const* w, std::size_t max = 4096) {
+    std::string o;
+    for (std::size_t i = 0; w && i < max && w[i]; ++i) {
+        auto c = static_cast<std::uint32_t>(static_cast<std::uint16_t>(w[i]));
+        if (c >= 0xD800 && c < 0xDC00 && i + 1 < max && w[i + 1]) { // a surrogate pair
+            auto const lo = static_cast<std::uint32_t>(static_cast<std::uint16_t>(w[i + 1]));
+            if (lo >= 0xDC00 && lo < 0xE000) c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00), ++i;
+        }
+        if (c < 0x80) o += static_cast<char>(c);
+        else if (c < 0x800) o += static_cast<char>(0xC0 | (c >> 6)), o += static_cast<char>(0x80 | (c & 0x3F));
+        else if (c < 0x10000)
+            o += static_cast<char>(0xE0 | (c >> 12)), o += static_cast<char>(0x80 | ((c >> 6) & 0x3F)), o += static_cast<char>(0x80 | (c & 0x3F));
+        else
+            o += static_cast<char>(0xF0 | (c >> 18)), o += static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
+                o += static_cast<char>(0x80 | ((c >> 6) & 0x3F)), o += static_cast<char>(0x80 | (c & 0x3F));
+    }
+    return o;
+}
+
+/// The session calls' own facts (StartTraceW, ControlTraceW, QueryAllTracesW, EnableTraceEx2).
+struct session_request {
+    etwctl::session_function function{};
+    std::string name;               ///< the SessionName / InstanceName argument (UTF-8; empty: NULL)
+    std::string session;            ///< the session's name as known: the argument, else by its handle (earlier calls)
+    std::uint64_t handle = 0;       ///< ControlTraceW / EnableTraceEx2: the handle passed; StartTraceW: the handle returned
+    std::uint32_t control = 0;      ///< ControlTraceW's ControlCode, EnableTraceEx2's ControlCode, QueryAllTracesW's count
+    std::uint32_t sessions = 0;     ///< QueryAllTracesW: the SessionCount returned
+    etwctl::guid provider{};        ///< EnableTraceEx2
+    std::string provider_name;      ///< EnableTraceEx2: the provider as the user wrote it
+    std::uint8_t level = 0;
+    std::uint64_t match_any = 0, match_all = 0;
+    std::uint32_t timeout = 0;
+    bool has_parameters = false;    ///< EnableTraceEx2: EnableParameters was given (its bytes are the request's)
+};
 
 struct request {
     etwctl::kernel_function function{};
@@ -28,6 +68,14 @@ struct request {
     bool sent = true;
     std::int32_t status = 0;         ///< NTSTATUS (event_set_information: the Win32 error)
     std::string logger_name;         ///< the logger query: the name its LoggerName points at (ASCII)
+    bool is_session = false;         ///< a session call: `session` holds its facts, status is its Win32 code
+    session_request session;
+
+    /// Sent, succeeded and changed something (not a read).
+    bool took_effect() const noexcept {
+        bool const win32 = is_session || function == etwctl::kernel_function::event_set_information;
+        return sent && !is_query && (win32 ? status == 0 : status >= 0);
+    }
 };
 
 template <etwctl::kernel K>
@@ -49,6 +97,15 @@ public:
         // Only the head the caller filled in is input (class, handle); the rest is the output buffer.
         auto& r = add(etwctl::kernel_function::nt_query_system_information, cls, buffer, length,
                       length < 16 ? length : 16, true);
+        if (is_group_mask(cls, buffer, length) && is_placeholder(full_handle_of(buffer))) {
+            // A session this dry run would have started: the kernel does not know it; its flags are
+            // what the run set.
+            std::memset(static_cast<unsigned char*>(buffer) + 0x10, 0, 32);
+            recall_mask(buffer);
+            if (return_length) *return_length = length;
+            r.sent = false;
+            return r.status = etwctl::ntstatus::success;
+        }
         r.status = inner_.nt_query_system_information(cls, buffer, length, return_length);
         if (dry_run_ && r.status >= 0 && is_group_mask(cls, buffer, length)) recall_mask(buffer);
         return r.status;
@@ -84,7 +141,113 @@ public:
         return e;
     }
 
+    // ---- the session calls (etwctl::session_kernel) ----
+    // In a dry run only the reads are sent (QueryAllTracesW, ControlTraceW QUERY); StartTraceW answers
+    // with a placeholder handle (logger id 0, which no session has) that later requests of the run carry.
+
+    /// The provider as written, for the next EnableTraceEx2's record (provider_name).
+    void note_provider_name(std::string name) { provider_name_ = std::move(name); }
+    /// The session a handle belongs to, for the records of later calls on it (EnableTraceEx2 has no name).
+    void note_session(std::uint64_t handle, std::string name) {
+        for (auto& [h, n] : names_)
+            if (h == handle) {
+                n = std::move(name);
+                return;
+            }
+        names_.emplace_back(handle, std::move(name));
+    }
+    std::string session_name(std::uint64_t handle) const {
+        for (auto const& [h, n] : names_)
+            if (h == handle || ((h & 0xFFFFU) != 0 && (h & 0xFFFFU) == (handle & 0xFFFFU))) return n; // the logger id decides
+        return {};
+    }
+    /// True for a handle a dry run's StartTraceW made up.
+    bool is_placeholder(std::uint64_t handle) const noexcept {
+        for (auto const& p : placeholders_)
+            if (p == handle) return true;
+        return false;
+    }
+
+    std::uint32_t start_trace_w(std::uint64_t* handle, etwctl::wide_char const* name, void* props) noexcept {
+        auto& r = add_session(etwctl::session_function::start_trace_w, name, props, false);
+        if (dry_run_) {
+            std::uint64_t const h = (std::uint64_t{placeholders_.size()} + 1) << 32;
+            placeholders_.push_back(h);
+            if (handle) *handle = h;
+            r.session.handle = h;
+            r.session.session = r.session.name;
+            note_session(h, r.session.name);
+            return 0;
+        }
+        r.session.session = r.session.name;
+        auto const e = inner_.start_trace_w(handle, name, props);
+        r.status = static_cast<std::int32_t>(e);
+        if (handle) r.session.handle = *handle;
+        if (e == 0 && handle) note_session(*handle, r.session.name);
+        return e;
+    }
+    std::uint32_t control_trace_w(std::uint64_t handle, etwctl::wide_char const* name, void* props, std::uint32_t code) noexcept {
+        bool const read = code == static_cast<std::uint32_t>(etwctl::control_code::query);
+        auto& r = add_session(etwctl::session_function::control_trace_w, name, props, read);
+        r.session.handle = handle;
+        r.session.control = code;
+        r.session.session = name ? r.session.name : session_name(handle);
+        if ((dry_run_ && !read) || is_placeholder(handle)) return 0; // a dry run's own session: nothing to ask
+        auto const e = inner_.control_trace_w(handle, name, props, code);
+        r.status = static_cast<std::int32_t>(e);
+        if (e == 0 && read && name && props) { // a query by name answers the handle: later calls on it are that session's
+            etwctl::wnode_header w;
+            std::memcpy(&w, props, sizeof w);
+            note_session(w.historical_context, r.session.name);
+        }
+        return e;
+    }
+    std::uint32_t query_all_traces_w(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept {
+        auto& r = add_session(etwctl::session_function::query_all_traces_w, nullptr, nullptr, true);
+        r.session.control = count;
+        auto const e = inner_.query_all_traces_w(array, count, sessions);
+        if (sessions) r.session.sessions = *sessions;
+        return static_cast<std::uint32_t>(r.status = static_cast<std::int32_t>(e));
+    }
+    std::uint32_t enable_trace_ex2(std::uint64_t handle, etwctl::guid const* provider, std::uint32_t code, std::uint8_t level,
+                                   std::uint64_t any, std::uint64_t all, std::uint32_t timeout, void const* params) noexcept {
+        auto& r = add_session(etwctl::session_function::enable_trace_ex2, nullptr, nullptr, false);
+        auto& s = r.session;
+        s.handle = handle, s.control = code, s.level = level, s.match_any = any, s.match_all = all, s.timeout = timeout;
+        s.session = session_name(handle);
+        if (provider) s.provider = *provider;
+        s.provider_name = std::move(provider_name_);
+        provider_name_.clear();
+        if (params) {
+            s.has_parameters = true;
+            r.bytes.resize(sizeof(etwctl::enable_trace_parameters));
+            std::memcpy(r.bytes.data(), params, r.bytes.size());
+            r.length = static_cast<std::uint32_t>(r.bytes.size());
+        }
+        if (dry_run_) return 0;
+        auto const e = inner_.enable_trace_ex2(handle, provider, code, level, any, all, timeout, params);
+        return static_cast<std::uint32_t>(r.status = static_cast<std::int32_t>(e));
+    }
+
 private:
+    request& add_session(etwctl::session_function f, etwctl::wide_char const* name, void const* props, bool query) {
+        request r;
+        r.is_session = true;
+        r.session.function = f;
+        r.session.name = utf8_of(name, etwctl::limits::max_session_name_length + 1);
+        r.is_query = query;
+        r.sent = query || !dry_run_;
+        if (props) { // the whole block as sent: Wnode.BufferSize bytes
+            std::uint32_t size = 0;
+            std::memcpy(&size, props, 4);
+            r.length = size;
+            r.bytes.resize(size);
+            std::memcpy(r.bytes.data(), props, size);
+        }
+        log_.push_back(std::move(r));
+        return log_.back();
+    }
+
     struct shadow_mask {
         std::uint64_t handle;
         unsigned char masks[32];
@@ -95,10 +258,14 @@ private:
         std::memcpy(&c, buffer, 4);
         return c == static_cast<std::uint32_t>(etwctl::event_trace_information_class::group_mask);
     }
-    static std::uint64_t handle_of(void const* buffer) noexcept {
+    static std::uint64_t full_handle_of(void const* buffer) noexcept {
         std::uint64_t h = 0;
         std::memcpy(&h, static_cast<unsigned char const*>(buffer) + 8, 8);
-        return h & 0xFFFFU; // the logger id selects the session
+        return h;
+    }
+    static std::uint64_t handle_of(void const* buffer) noexcept {
+        std::uint64_t const h = full_handle_of(buffer);
+        return (h & 0xFFFFU) ? h & 0xFFFFU : h; // the logger id selects the session (a dry run's placeholder: all of it)
     }
     void remember_mask(void const* buffer) {
         shadow_mask m{handle_of(buffer), {}};
@@ -135,6 +302,9 @@ private:
     bool dry_run_;
     std::vector<request> log_;
     std::vector<shadow_mask> shadow_;
+    std::vector<std::uint64_t> placeholders_;
+    std::vector<std::pair<std::uint64_t, std::string>> names_;
+    std::string provider_name_;
 };
 
 } // namespace etwctl_tool

@@ -9,6 +9,10 @@
 namespace etwctl_tool {
 
 int resolve_session(context const& ctx, tool_kernel& k, std::string_view s, session_arg& out) {
+    if (ctx.started_session) { // a step of a session this line started: its handle, not a lookup
+        out = *ctx.started_session;
+        return exit_ok;
+    }
     std::uint64_t n = 0;
     bool const numeric = !s.empty() && s[0] >= '0' && s[0] <= '9';
     if (iequals(s, "kernel") || iequals(s, "NT Kernel Logger")) {

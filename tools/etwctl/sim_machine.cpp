@@ -32,7 +32,14 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
     std::vector<std::pair<std::uint16_t, bool>> stack_caches; // (logger, unified): stack-cache=N, unified-stack-cache=N
     std::string spec;
     if (char const* env = std::getenv("ETWCTL_SIM")) spec = env;
-    k.start_kernel_logger();
+    bool kernel_logger = true;
+    std::uint64_t filler_sessions = 0;
+    for (std::string_view r = spec; !r.empty();) { // the NT Kernel Logger first (its id), unless asked not to
+        auto const comma = r.find(',');
+        kernel_logger = kernel_logger && r.substr(0, comma) != "no-kernel-logger";
+        r = comma == std::string_view::npos ? std::string_view{} : r.substr(comma + 1);
+    }
+    if (kernel_logger) k.start_kernel_logger();
     std::string_view rest = spec;
     while (!rest.empty()) {
         auto const comma = rest.find(',');
@@ -50,6 +57,10 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
         }
         std::uint64_t n = 0;
         if (key == "no-privilege") no_privilege = true;
+        else if (key == "no-kernel-logger") continue; // read above
+        else if (key == "not-elevated") k.sessions().set_elevated(false);
+        else if (key == "max-loggers" && parse_uint(value, 64, n) && n >= 1) k.sessions().set_max_loggers(static_cast<std::uint32_t>(n));
+        else if (key == "sessions" && parse_uint(value, 63, n)) filler_sessions = n;
         else if (key == "no-query-interval") k.set_available(etwctl::kernel_function::nt_query_interval_profile, false);
         else if (key == "flags") flags = value;
         else if ((key == "logger" || key == "user-logger" || key == "paged-logger") && parse_uint(value, 63, n)) {
@@ -81,14 +92,21 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
             return false;
         }
     }
+    // sessions=N: N more real-time user sessions ("sim logger <id>"), in the free ids from 1 up.
+    for (std::uint16_t id = 1; filler_sessions != 0 && id < etwctl::limits::max_loggers; ++id)
+        if (!k.sessions().find(id) && k.start_logger(id, etwctl::sim::logger_options{false, false}) != 0) --filler_sessions;
+    if (filler_sessions != 0) {
+        error = "ETWCTL_SIM: cannot start that many sessions (the machine's limit)";
+        return false;
+    }
     etwctl::group_mask m;
     if (etwctl::parse_kernel_flags(flags, m) != etwctl::rule::ok) {
         error = "ETWCTL_SIM: bad flags '" + std::string(flags) + "'";
         return false;
     }
     // Set directly on the model (not through the recorder): it is the machine's state, not a request.
-    etwctl::session_handle const kernel_logger{etwctl::limits::kernel_logger_id};
-    if (auto const ec = etwctl::set<etwctl::system_trace_enable_flags>(k, kernel_logger, m); ec) {
+    etwctl::session_handle const kernel_logger_handle{etwctl::limits::kernel_logger_id};
+    if (auto const ec = kernel_logger ? etwctl::set<etwctl::system_trace_enable_flags>(k, kernel_logger_handle, m) : std::error_code{}; ec) {
         error = "ETWCTL_SIM: cannot set flags: " + ec.message();
         return false;
     }
@@ -96,7 +114,7 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
         etwctl::hook_id ids[etwctl::limits::max_pmc_events];
         std::size_t count = 0;
         if (etwctl::parse_stack_walk(pmc_events, ids, count) != etwctl::rule::ok ||
-            etwctl::set<etwctl::pmc_event_list>(k, kernel_logger, std::span<etwctl::hook_id const>(ids, count))) {
+            etwctl::set<etwctl::pmc_event_list>(k, kernel_logger_handle, std::span<etwctl::hook_id const>(ids, count))) {
             error = "ETWCTL_SIM: bad pmc-events '" + std::string(pmc_events) + "'";
             return false;
         }

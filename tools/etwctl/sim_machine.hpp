@@ -14,7 +14,9 @@ namespace etwctl_tool {
 /// (the NT Kernel Logger's PMC event list already set, as by an earlier run), older-windows (a Windows
 /// without the classes of issue 13 and custom profile sources), no-class=N (kernel class N missing),
 /// stack-cache=N / unified-stack-cache=N (logger N's stack caching already enabled), custom-pmc=NAME
-/// (a custom counter already added under NAME).
+/// (a custom counter already added under NAME); for sessions: no-kernel-logger (the NT Kernel Logger does
+/// not run), sessions=N (N more real-time sessions "sim logger <id>"), max-loggers=N (the machine's limit,
+/// 1..64), not-elevated (a user outside Administrators and Performance Log Users).
 bool configure_sim(etwctl::sim::kernel& k, std::string& error);
 
 } // namespace etwctl_tool

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 // etwctl/detail/windows_syscalls.hpp - the one etwctl header that includes <windows.h>.
 //
+// The session functions (advapi32's StartTraceW, ControlTraceW, QueryAllTracesW, EnableTraceEx2 and the
+// A forms, forwarded to sechost on current Windows) are resolved the same way: GetProcAddress on
+// advapi32, on first use; a missing one is ERROR_PROC_NOT_FOUND. Their prototypes are spelt with the
+// base types (TRACEHANDLE is ULONG64, the properties and parameters are passed as pointers), so no
+// other SDK header is needed.
+//
 // The six exports etwctl calls (ntdll's NtSetSystemInformation, NtQuerySystemInformation,
 // NtSetIntervalProfile, NtQueryIntervalProfile, NtTraceControl and advapi32's EventSetInformation) are
 // resolved with GetProcAddress on first use: nothing is imported statically (Wine has no
@@ -15,23 +21,34 @@
 #include <windows.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "etwctl/config.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/status_codes.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 namespace detail::win {
 
+/// advapi32, loaded from System32 if the process has not loaded it yet.
+inline HMODULE advapi32() noexcept {
+    HMODULE m = ::GetModuleHandleW(L"advapi32.dll");
+    if (!m && !(m = ::LoadLibraryExW(L"advapi32.dll", nullptr, LOAD_LIBRARY_SEARCH_SYSTEM32))) m = ::LoadLibraryW(L"advapi32.dll");
+    return m;
+}
+
 /// The export's address in its module (ntdll, or advapi32 for EventSetInformation), or 0.
 inline std::uintptr_t find_export(kernel_function f) noexcept {
-    HMODULE m = nullptr;
-    if (f != kernel_function::event_set_information) m = ::GetModuleHandleW(L"ntdll.dll");
-    else if (!(m = ::GetModuleHandleW(L"advapi32.dll")) &&
-             !(m = ::LoadLibraryExW(L"advapi32.dll", nullptr, LOAD_LIBRARY_SEARCH_SYSTEM32)))
-        m = ::LoadLibraryW(L"advapi32.dll");
+    HMODULE const m = f != kernel_function::event_set_information ? ::GetModuleHandleW(L"ntdll.dll") : advapi32();
     if (!m) return 0;
     return reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, kernel_function_name(f).data()) /* NUL-terminated literal */);
+}
+/// A session function's address in advapi32, or 0.
+inline std::uintptr_t find_export(session_function f) noexcept {
+    HMODULE const m = advapi32();
+    if (!m) return 0;
+    return reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, session_function_name(f).data()) /* NUL-terminated literal */);
 }
 
 // One thunk per export: the address (non-zero) cast to the export's prototype and called.
@@ -70,6 +87,54 @@ inline std::uint32_t event_set_information(std::uintptr_t fn, std::uint64_t reg,
                                            std::uint32_t length) noexcept {
     using type = ULONG(WINAPI*)(ULONGLONG, int, PVOID, ULONG); // EVENT_INFO_CLASS is an int-sized enum
     return reinterpret_cast<type>(fn)(reg, static_cast<int>(cls), const_cast<void*>(info), length);
+}
+
+// The session functions (evntrace.h prototypes; WMIAPI is WINAPI).
+static_assert(std::is_same_v<std::uint64_t, ULONG64>, "TRACEHANDLE is ULONG64");
+inline std::uint32_t start_trace_w(std::uintptr_t fn, std::uint64_t* handle, wchar_t const* name, void* props) noexcept {
+    using type = ULONG(WINAPI*)(ULONG64*, LPCWSTR, void*);
+    return reinterpret_cast<type>(fn)(handle, name, props); // std::uint64_t is ULONG64 here: the caller's pointer as is
+}
+inline std::uint32_t start_trace_a(std::uintptr_t fn, std::uint64_t* handle, char const* name, void* props) noexcept {
+    using type = ULONG(WINAPI*)(ULONG64*, LPCSTR, void*);
+    return reinterpret_cast<type>(fn)(handle, name, props); // std::uint64_t is ULONG64 here: the caller's pointer as is
+}
+inline std::uint32_t control_trace_w(std::uintptr_t fn, std::uint64_t handle, wchar_t const* name, void* props,
+                                     std::uint32_t code) noexcept {
+    using type = ULONG(WINAPI*)(ULONG64, LPCWSTR, void*, ULONG);
+    return reinterpret_cast<type>(fn)(handle, name, props, code);
+}
+inline std::uint32_t control_trace_a(std::uintptr_t fn, std::uint64_t handle, char const* name, void* props,
+                                     std::uint32_t code) noexcept {
+    using type = ULONG(WINAPI*)(ULONG64, LPCSTR, void*, ULONG);
+    return reinterpret_cast<type>(fn)(handle, name, props, code);
+}
+inline std::uint32_t query_all_traces(std::uintptr_t fn, void** array, std::uint32_t count, std::uint32_t* sessions) noexcept {
+    using type = ULONG(WINAPI*)(void**, ULONG, PULONG); // the same for QueryAllTracesW and QueryAllTracesA
+    ULONG n = 0;
+    ULONG const e = reinterpret_cast<type>(fn)(array, count, sessions ? &n : nullptr);
+    if (sessions) *sessions = n;
+    return e;
+}
+inline std::uint32_t enable_trace_ex2(std::uintptr_t fn, std::uint64_t handle, void const* provider, std::uint32_t code,
+                                      std::uint8_t level, std::uint64_t any, std::uint64_t all, std::uint32_t timeout,
+                                      void const* params) noexcept {
+    using type = ULONG(WINAPI*)(ULONG64, GUID const*, ULONG, UCHAR, ULONGLONG, ULONGLONG, ULONG, void*);
+    return reinterpret_cast<type>(fn)(handle, static_cast<GUID const*>(provider), code, level, any, all, timeout,
+                                      const_cast<void*>(params)); // PENABLE_TRACE_PARAMETERS: EnableTraceEx2 only reads it
+}
+
+inline std::uint32_t current_process_id() noexcept { return ::GetCurrentProcessId(); }
+/// Whether a process runs: OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION) and GetExitCodeProcess ==
+/// STILL_ACTIVE; a process this one may not open (ERROR_ACCESS_DENIED) exists, so it runs.
+inline bool process_alive(std::uint32_t pid) noexcept {
+    if (pid == 0) return false;
+    HANDLE const h = ::OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
+    if (!h) return ::GetLastError() == ERROR_ACCESS_DENIED;
+    DWORD code = 0;
+    bool const alive = ::GetExitCodeProcess(h, &code) && code == STILL_ACTIVE;
+    ::CloseHandle(h);
+    return alive;
 }
 
 } // namespace detail::win

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // etwctl/kernel/native.hpp - etwctl::native_kernel, the kernel layer on Windows: the six calls of the
 // kernel concept (kernel/concept.hpp) go to ntdll / advapi32 through detail/windows_syscalls.hpp, the
-// one header that includes <windows.h>. Each export is resolved lazily and lock-free
+// one header that includes <windows.h>; the session calls (kernel/session_concept.hpp: StartTraceW,
+// ControlTraceW, QueryAllTracesW, EnableTraceEx2 and the A forms) go to advapi32 the same way (a
+// missing one is ERROR_PROC_NOT_FOUND), and current_process_id / process_alive to kernel32. Each export is resolved lazily and lock-free
 // (detail/lazy_export.hpp); a missing one is STATUS_ENTRYPOINT_NOT_FOUND (ERROR_PROC_NOT_FOUND from
 // EventSetInformation), never a load failure.
 // The overloads of set / query / compat without a kernel argument are one layer up, above the faces
@@ -16,6 +18,7 @@
 #include "etwctl/detail/lazy_export.hpp"
 #include "etwctl/detail/windows_syscalls.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/status_codes.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -57,8 +60,46 @@ public:
         return win32::proc_not_found;
     }
 
+    // ---- the session calls (session_kernel, ansi_session_kernel, orphan_session_kernel) --------------
+    std::uint32_t start_trace_w(std::uint64_t* handle, wide_char const* name, void* props) noexcept {
+        if (auto f = address(session_function::start_trace_w)) return detail::win::start_trace_w(f, handle, name, props);
+        return win32::proc_not_found;
+    }
+    std::uint32_t start_trace_a(std::uint64_t* handle, char const* name, void* props) noexcept {
+        if (auto f = address(session_function::start_trace_a)) return detail::win::start_trace_a(f, handle, name, props);
+        return win32::proc_not_found;
+    }
+    std::uint32_t control_trace_w(std::uint64_t handle, wide_char const* name, void* props, std::uint32_t code) noexcept {
+        if (auto f = address(session_function::control_trace_w)) return detail::win::control_trace_w(f, handle, name, props, code);
+        return win32::proc_not_found;
+    }
+    std::uint32_t control_trace_a(std::uint64_t handle, char const* name, void* props, std::uint32_t code) noexcept {
+        if (auto f = address(session_function::control_trace_a)) return detail::win::control_trace_a(f, handle, name, props, code);
+        return win32::proc_not_found;
+    }
+    std::uint32_t query_all_traces_w(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept {
+        if (auto f = address(session_function::query_all_traces_w)) return detail::win::query_all_traces(f, array, count, sessions);
+        return win32::proc_not_found;
+    }
+    std::uint32_t query_all_traces_a(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept {
+        if (auto f = address(session_function::query_all_traces_a)) return detail::win::query_all_traces(f, array, count, sessions);
+        return win32::proc_not_found;
+    }
+    std::uint32_t enable_trace_ex2(std::uint64_t handle, guid const* provider, std::uint32_t code, std::uint8_t level,
+                                   std::uint64_t match_any, std::uint64_t match_all, std::uint32_t timeout,
+                                   void const* params) noexcept {
+        if (auto f = address(session_function::enable_trace_ex2))
+            return detail::win::enable_trace_ex2(f, handle, provider, code, level, match_any, match_all, timeout, params);
+        return win32::proc_not_found;
+    }
+    std::uint32_t current_process_id() noexcept { return detail::win::current_process_id(); }
+    bool process_alive(std::uint32_t pid) noexcept { return detail::win::process_alive(pid); }
+
     /// Whether the export exists in this process (resolves it if needed).
     bool available(kernel_function f) const noexcept {
+        return const_cast<native_kernel*>(this)->address(f) != 0;
+    }
+    bool session_available(session_function f) const noexcept {
         return const_cast<native_kernel*>(this)->address(f) != 0;
     }
 
@@ -66,12 +107,17 @@ private:
     std::uintptr_t address(kernel_function f) noexcept {
         return exports_[static_cast<int>(f)].get([f]() noexcept { return detail::win::find_export(f); });
     }
+    std::uintptr_t address(session_function f) noexcept {
+        return session_exports_[static_cast<int>(f)].get([f]() noexcept { return detail::win::find_export(f); });
+    }
 
     detail::lazy_export exports_[6];
+    detail::lazy_export session_exports_[session_function_count];
 };
 
 static_assert(kernel<native_kernel>);
 static_assert(kernel_with_availability<native_kernel>);
+static_assert(session_kernel<native_kernel> && ansi_session_kernel<native_kernel> && orphan_session_kernel<native_kernel>);
 
 ETWCTL_END_NAMESPACE
 

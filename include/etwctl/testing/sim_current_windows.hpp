@@ -74,7 +74,6 @@ public:
     };
 
     // ---- the machine ----
-    void set_max_loggers(std::uint32_t n) noexcept { max_loggers_ = n; }
     /// A counter held outside ETW (index < the machine's max counters); type free releases it.
     void set_external_owner(std::size_t counter, pmc_owner owner) noexcept {
         if (counter < max_counters_modelled) external_[counter] = owner;
@@ -160,7 +159,7 @@ public:
                code == trace_control::pmc_session_information;
     }
 
-    /// Sim: the simulated kernel (logger_exists, privilege, max_pmc_counters, pmc_counters, pmc_events).
+    /// Sim: the simulated kernel (logger_exists, privilege, max_loggers, max_pmc_counters, pmc_counters, pmc_events).
     template <class Sim>
     std::int32_t control(Sim const& k, std::uint32_t code, void const* in, std::uint32_t in_length, void* out,
                          std::uint32_t out_length, std::uint32_t* returned) noexcept {
@@ -191,7 +190,7 @@ public:
             return ntstatus::success;
         }
         case trace_control::max_loggers:
-            return reply32(max_loggers_, out, out_length, returned);
+            return reply32(k.max_loggers(), out, out_length, returned); // the session model's limit
         case trace_control::max_pmc_counters:
             return reply32(k.max_pmc_counters(), out, out_length, returned);
         case trace_control::stream_count: {
@@ -300,7 +299,6 @@ private:
 
     logger loggers_[slots] = {};
     pmc_owner external_[max_counters_modelled] = {};
-    std::uint32_t max_loggers_ = limits::max_loggers;
 };
 
 } // namespace sim

@@ -45,6 +45,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 #include <gsl/assert>
 
@@ -58,7 +59,9 @@
 #include "etwctl/request/logger_query.hpp"
 #include "etwctl/provider_traits.hpp"
 #include "etwctl/status_codes.hpp"
+#include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/testing/sim_current_windows.hpp"
+#include "etwctl/testing/sim_sessions.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -99,12 +102,6 @@ inline constexpr profile_source_desc typical_intel_profile_sources[] = {
     {36, "TimerFixed", 10000, 1221, 1000000},
 };
 
-/// How a logger was started (the parts of EVENT_TRACE_PROPERTIES the kernel rules look at).
-struct logger_options {
-    bool system_logger_mode = true; ///< EVENT_TRACE_SYSTEM_LOGGER_MODE (0x02000000)
-    bool paged_memory = false;      ///< EVENT_TRACE_USE_PAGED_MEMORY (PMC counters refuse it)
-};
-
 /// Registration kinds for event_set_information.
 enum class provider_kind : std::uint8_t {
     manifest,    ///< EventRegister (manifest or TraceLogging): traits accepted
@@ -121,20 +118,34 @@ struct recorded_request {
     std::uint32_t value = 0;        ///< the interval of nt_set_interval_profile
     std::int32_t status = 0;        ///< what the sim returned (event_set_information: the Win32 error)
     std::span<std::byte const> bytes; ///< the input bytes as the kernel saw them
-    bool truncated = false;         ///< the log's byte arena was full; bytes is shorter than length
+    bool truncated = false;         ///< the log's byte arena was full; bytes (or name, filters) is shorter
+    // ---- session calls (kernel/session_concept.hpp): `function` is not meaningful for them. `code`: the
+    // ControlCode (ControlTrace, EnableTraceEx2) or QueryAllTraces' PropertyArrayCount; `handle`: the
+    // TRACEHANDLE; `bytes`: the properties block as sent (Wnode.BufferSize bytes = `length`) or
+    // EnableTraceEx2's ENABLE_TRACE_PARAMETERS; `value`: EnableTraceEx2's Timeout; `status`: the Win32 code.
+    bool is_session_call = false;
+    session_function session{};      ///< StartTraceW, ControlTraceW, ...
+    std::uint8_t level = 0;          ///< EnableTraceEx2
+    std::uint32_t enable_property = 0; ///< EnableTraceEx2 (from the parameters)
+    std::span<std::byte const> name; ///< the session name as sent, UTF-16LE without NUL (the A forms: widened)
+    guid provider{};                 ///< EnableTraceEx2
+    std::uint64_t match_any = 0;
+    std::uint64_t match_all = 0;
+    std::span<std::byte const> filters; ///< EnableTraceEx2: each filter's data, in order
 };
 
 class kernel {
 public:
-    static constexpr std::size_t max_loggers_started = 16;
-    static constexpr std::size_t max_system_loggers = 8;
+    static constexpr std::size_t max_system_loggers = limits::max_system_loggers;
+    /// At most this many loggers hold a disallow list at once (the sim's capacity, not the kernel's).
+    static constexpr std::size_t max_disallow_lists = 8;
     static constexpr std::size_t max_profile_sources_known = 48;
     /// The longest profile-source name set_profile_sources accepts (characters). Real names are
     /// under 64; custom counter descriptions at most 126.
     static constexpr std::size_t max_profile_source_name_length = 256;
     static constexpr std::size_t max_registrations = 16;
     static constexpr std::size_t max_records = 512;
-    static constexpr std::size_t record_arena_size = 32 * 1024;
+    static constexpr std::size_t record_arena_size = 48 * 1024;
     static constexpr std::size_t max_traits_size = 512;
     static constexpr std::uint32_t default_kernel_version = 80; ///< EventTraceKernelVersion of Windows 10 2004
 
@@ -144,44 +155,36 @@ public:
 
     // ---- the machine -----------------------------------------------------------------------------
     /// Starts a logger; returns its TRACEHANDLE (the logger id), or 0 if the id is taken, out of range
-    /// or there is no room (8 system loggers, 16 loggers in all).
+    /// or there is no room (8 system loggers, max_loggers() in all). It is a session like those
+    /// StartTrace starts (a real-time session named "sim logger N"; testing/sim_sessions.hpp).
     /// Id 0 is the NT Kernel Logger's own slot (a handle naming logger 0 means it, as WmiSetLoggerId
     /// maps 0 to 0xFFFF), so other loggers take ids 1..63.
     std::uint64_t start_logger(std::uint16_t id, logger_options options = {}) noexcept {
-        if (id == 0 || (id != limits::kernel_logger_id && id >= limits::max_loggers)) return 0;
-        if (find_logger(id)) return 0;
-        if (options.system_logger_mode && system_logger_count() >= max_system_loggers) return 0;
-        for (auto& l : loggers_)
-            if (!l.started) {
-                l = logger_state{};
-                l.started = true;
-                l.id = id;
-                l.options = options;
-                newer_.reset(id);
-                return id;
-            }
-        return 0;
+        std::uint16_t const started = sessions_.start_logger(id, options);
+        if (started != 0) on_started(started);
+        return started;
     }
     /// The NT Kernel Logger (id 0xFFFF), in system-logger mode.
     std::uint64_t start_kernel_logger() noexcept { return start_logger(limits::kernel_logger_id); }
-    bool stop_logger(std::uint16_t id) noexcept {
-        if (auto* l = find_logger(id)) {
-            l->started = false;
-            return true;
-        }
-        return false;
-    }
+    bool stop_logger(std::uint16_t id) noexcept { return sessions_.stop(id); }
 
-    /// Names a started logger (ASCII, up to 63 characters), so the trace-control query
-    /// (NtTraceControl EtwQueryLoggerCode, request/logger_query.hpp) finds it by name. The NT Kernel
-    /// Logger answers to "NT Kernel Logger" without this. False if there is no such logger.
-    bool set_logger_name(std::uint16_t id, std::string_view name) noexcept {
-        auto* l = find_logger(id);
-        if (!l || name.size() >= sizeof l->name) return false;
-        std::memcpy(l->name, name.data(), name.size());
-        l->name_length = name.size();
-        return true;
+    /// Names a started logger (ASCII, 1..1024 characters, unique), so the trace-control query
+    /// (NtTraceControl EtwQueryLoggerCode, request/logger_query.hpp) and ControlTrace find it by name.
+    /// False if there is no such logger or another session has the name.
+    bool set_logger_name(std::uint16_t id, std::string_view name) noexcept { return sessions_.set_logger_name(id, name); }
+
+    /// The sessions: the logger table, the machine's session knobs (max_loggers, elevated, processes),
+    /// statistics (log_events, lose_events, lose_buffers) and what each session holds.
+    session_model& sessions() noexcept { return sessions_; }
+    session_model const& sessions() const noexcept { return sessions_; }
+    /// The machine's maximum number of loggers (TraceMaxLoggersQuery answers it; StartTrace enforces it).
+    std::uint32_t max_loggers() const noexcept { return sessions_.max_loggers(); }
+    /// Makes a session export look missing (ERROR_PROC_NOT_FOUND, as native_kernel) or present again.
+    void set_session_available(session_function f, bool available) noexcept {
+        auto const bit = 1U << static_cast<unsigned>(f);
+        missing_session_ = available ? (missing_session_ & ~bit) : (missing_session_ | bit);
     }
+    bool session_available(session_function f) const noexcept { return (missing_session_ & (1U << static_cast<unsigned>(f))) == 0; }
 
     void set_privilege(bool held) noexcept { privilege_ = held; }
     bool privilege() const noexcept { return privilege_; }
@@ -260,7 +263,8 @@ public:
     }
     bool available(kernel_function f) const noexcept { return (missing_ & (1U << static_cast<unsigned>(f))) == 0; }
 
-    /// The next `calls` calls (to any of the six functions) return `status` and change nothing.
+    /// The next `calls` calls (to any of the six functions, or a session call: as the Win32 code
+    /// RtlNtStatusToDosError gives `status`) return `status` and change nothing.
     void inject(std::int32_t status, std::uint32_t calls = 1) noexcept {
         injected_status_ = status;
         injected_calls_ = calls;
@@ -288,27 +292,29 @@ public:
     }
 
     // ---- state, for inspection -------------------------------------------------------------------
-    bool logger_exists(std::uint16_t id) const noexcept { return find_logger(id) != nullptr; }
-    group_mask group_masks(std::uint16_t id) const noexcept { auto const* l = find_logger(id); return l ? l->masks : group_mask{}; }
+    bool logger_exists(std::uint16_t id) const noexcept { return sessions_.find(id) != nullptr; }
+    group_mask group_masks(std::uint16_t id) const noexcept { auto const* l = system_state(id); return l ? l->masks : group_mask{}; }
     std::span<std::uint32_t const> stack_tracing_hooks(std::uint16_t id) const noexcept {
-        auto const* l = find_logger(id);
+        auto const* l = system_state(id);
         return l ? std::span<std::uint32_t const>(l->hooks, l->hook_count) : std::span<std::uint32_t const>{};
     }
     std::span<std::uint32_t const> pmc_events(std::uint16_t id) const noexcept {
-        auto const* l = find_logger(id);
+        auto const* l = system_state(id);
         return l ? std::span<std::uint32_t const>(l->pmc_events, l->pmc_event_count) : std::span<std::uint32_t const>{};
     }
     std::span<std::uint32_t const> pmc_counters(std::uint16_t id) const noexcept {
-        auto const* l = find_logger(id);
+        auto const* l = system_state(id);
         return l ? std::span<std::uint32_t const>(l->pmc_counters, l->pmc_counter_count) : std::span<std::uint32_t const>{};
     }
     std::span<std::uint32_t const> profile_config(std::uint16_t id) const noexcept {
-        auto const* l = find_logger(id);
+        auto const* l = system_state(id);
         return l ? std::span<std::uint32_t const>(l->config, l->config_count) : std::span<std::uint32_t const>{};
     }
     std::span<guid const> disallow_list(std::uint16_t id) const noexcept {
-        auto const* l = find_logger(id);
-        return l ? std::span<guid const>(l->disallow, l->disallow_count) : std::span<guid const>{};
+        auto const* r = sessions_.find(id);
+        if (!r || r->disallow_slot == no_slot) return {};
+        auto const& d = disallow_[r->disallow_slot];
+        return {d.guids, d.count};
     }
     /// The current interval of a source (0 if the machine does not have it).
     std::uint32_t interval(std::uint32_t source) const noexcept {
@@ -409,9 +415,56 @@ public:
         return e;
     }
 
+    // ---- the session calls (etwctl::session_kernel, ansi_session_kernel, orphan_session_kernel) -------
+    // Each is recorded with the block as sent (Wnode.BufferSize bytes), the name, the code; the model
+    // (testing/sim_sessions.hpp) answers with the Win32 code Windows' function returns.
+    std::uint32_t start_trace_w(std::uint64_t* handle, wide_char const* name, void* props) noexcept {
+        auto& rec = record_session(session_function::start_trace_w, 0, 0, name, props);
+        return session_call(rec, session_function::start_trace_w, handle, [&] { return sessions_.start(handle, name, props); });
+    }
+    std::uint32_t start_trace_a(std::uint64_t* handle, char const* name, void* props) noexcept {
+        auto& rec = record_session(session_function::start_trace_a, 0, 0, name, props);
+        return session_call(rec, session_function::start_trace_a, handle, [&] { return sessions_.start(handle, name, props); });
+    }
+    std::uint32_t control_trace_w(std::uint64_t handle, wide_char const* name, void* props, std::uint32_t code) noexcept {
+        auto& rec = record_session(session_function::control_trace_w, code, handle, name, props);
+        return session_call(rec, session_function::control_trace_w, nullptr, [&] { return sessions_.control(handle, name, props, code); });
+    }
+    std::uint32_t control_trace_a(std::uint64_t handle, char const* name, void* props, std::uint32_t code) noexcept {
+        auto& rec = record_session(session_function::control_trace_a, code, handle, name, props);
+        return session_call(rec, session_function::control_trace_a, nullptr, [&] { return sessions_.control(handle, name, props, code); });
+    }
+    std::uint32_t query_all_traces_w(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept {
+        auto& rec = record_session(session_function::query_all_traces_w, count, 0, static_cast<wide_char const*>(nullptr), nullptr);
+        return session_call(rec, session_function::query_all_traces_w, nullptr,
+                            [&] { return sessions_.query_all<wide_char>(array, count, sessions); });
+    }
+    std::uint32_t query_all_traces_a(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept {
+        auto& rec = record_session(session_function::query_all_traces_a, count, 0, static_cast<char const*>(nullptr), nullptr);
+        return session_call(rec, session_function::query_all_traces_a, nullptr,
+                            [&] { return sessions_.query_all<char>(array, count, sessions); });
+    }
+    std::uint32_t enable_trace_ex2(std::uint64_t handle, guid const* provider, std::uint32_t code, std::uint8_t level,
+                                   std::uint64_t match_any, std::uint64_t match_all, std::uint32_t timeout,
+                                   void const* params) noexcept {
+        auto& rec = record_session(session_function::enable_trace_ex2, code, handle, static_cast<wide_char const*>(nullptr), nullptr);
+        rec.value = timeout;
+        if (provider) rec.provider = *provider;
+        rec.level = level;
+        rec.match_any = match_any;
+        rec.match_all = match_all;
+        record_parameters(rec, params);
+        // model choice: no provider callbacks run, so a Timeout never expires (no ERROR_TIMEOUT)
+        return session_call(rec, session_function::enable_trace_ex2, nullptr,
+                            [&] { return sessions_.enable(handle, provider, code, level, match_any, match_all, params); });
+    }
+    std::uint32_t current_process_id() noexcept { return sessions_.current_process_id(); }
+    bool process_alive(std::uint32_t pid) noexcept { return sessions_.process_alive(pid); }
+
 private:
+    /// What a system logger holds for the system-trace classes, one per system-logger slot
+    /// (the record's system_slot, as the kernel keeps one group mask per SystemLoggerIndex).
     struct logger_state {
-        bool started = false;
         std::uint16_t id = 0;
         logger_options options{};
         group_mask masks{};
@@ -425,10 +478,11 @@ private:
         bool pmc_counters_set = false;
         std::uint32_t config[limits::max_profile_sources] = {};
         std::size_t config_count = 0;
-        guid disallow[limits::max_disallow_list] = {};
-        std::size_t disallow_count = 0;
-        char name[64] = {};
-        std::size_t name_length = 0;
+    };
+    /// A disallow list (TraceSetDisallowList): any logger may have one; max_disallow_lists at once.
+    struct disallow_state {
+        guid guids[limits::max_disallow_list] = {};
+        std::size_t count = 0;
     };
     struct registration {
         bool used = false;
@@ -478,34 +532,138 @@ private:
         return r;
     }
 
-    /// Logger id 0 names the NT Kernel Logger (its slot; WmiSetLoggerId maps 0 to 0xFFFF), for the
-    /// kernel's lookups and for the inspection functions alike.
-    static constexpr std::uint16_t canonical_logger_id(std::uint16_t id) noexcept {
-        return id == 0 ? limits::kernel_logger_id : id;
+    /// Records a session call: the block as sent (Wnode.BufferSize bytes) and the name, widened.
+    template <class Char>
+    recorded_request& record_session(session_function f, std::uint32_t code, std::uint64_t handle, Char const* name,
+                                     void const* props) noexcept {
+        std::uint32_t const size = props ? session_block::buffer_size(props) : 0U;
+        auto& r = record(kernel_function{}, code, props, size);
+        r.kernel_class = 0;
+        r.is_session_call = true;
+        r.session = f;
+        r.handle = handle;
+        if (name) {
+            name_scan const n = scan_name(name, limits::max_session_name_length);
+            std::size_t const units = n.terminated ? n.length : limits::max_session_name_length;
+            r.name = append(nullptr, 2 * units, r, [&](std::byte* out) {
+                for (std::size_t i = 0; i < units; ++i) {
+                    auto const c = static_cast<std::uint16_t>(static_cast<std::make_unsigned_t<Char>>(name[i]));
+                    out[2 * i] = static_cast<std::byte>(c & 0xFFU);
+                    out[2 * i + 1] = static_cast<std::byte>(c >> 8);
+                }
+            });
+        }
+        return r;
     }
-    logger_state* find_logger(std::uint16_t id) noexcept {
-        id = canonical_logger_id(id);
-        for (auto& l : loggers_)
-            if (l.started && l.id == id) return &l;
-        return nullptr;
+    /// EnableTraceEx2's parameters as sent: the structure (its version's size) and each filter's data.
+    void record_parameters(recorded_request& r, void const* params) noexcept {
+        if (params == nullptr) return;
+        enable_parameters_view const v = read_enable_parameters(params);
+        std::size_t const size = v.version == enable_trace_parameters_version ? sizeof(enable_trace_parameters)
+                                                                             : offsetof(enable_trace_parameters, filter_desc_count);
+        r.bytes = append(params, size, r, nullptr);
+        r.length = static_cast<std::uint32_t>(size);
+        r.enable_property = v.enable_property;
+        if (v.filters == nullptr || v.filter_count > limits::max_event_filters) return; // refused by the call: nothing to read
+        std::size_t total = 0;
+        for (std::uint32_t i = 0; i < v.filter_count; ++i) total += filter_at(v, i).ptr != 0 ? filter_at(v, i).size : 0U;
+        r.filters = append(nullptr, total, r, [&](std::byte* out) {
+            std::size_t at = 0;
+            for (std::uint32_t i = 0; i < v.filter_count; ++i) {
+                event_filter_descriptor const d = filter_at(v, i);
+                if (d.ptr == 0) continue;
+                std::memcpy(out + at, reinterpret_cast<void const*>(static_cast<std::uintptr_t>(d.ptr)), d.size);
+                at += d.size;
+            }
+        });
     }
-    logger_state const* find_logger(std::uint16_t id) const noexcept {
-        id = canonical_logger_id(id);
-        for (auto const& l : loggers_)
-            if (l.started && l.id == id) return &l;
-        return nullptr;
+    /// Appends n bytes to the arena (copied from `from`, or written by `fill` into a scratch of n bytes
+    /// first when the arena cannot hold them all: then only what fits is kept and the record says so).
+    template <class Fill = std::nullptr_t>
+    std::span<std::byte const> append(void const* from, std::size_t n, recorded_request& r, Fill fill) noexcept {
+        std::size_t const room = record_arena_size - arena_used_;
+        std::size_t const kept = n < room ? n : room;
+        if (kept < n) r.truncated = true;
+        std::byte* at = arena_ + arena_used_;
+        if constexpr (std::is_same_v<Fill, std::nullptr_t>) {
+            if (kept) std::memcpy(at, from, kept);
+        } else {
+            if (kept == n) {
+                if (n) fill(at);
+            } else {
+                // the full text does not fit: write it through a bounded scratch and keep the prefix
+                static thread_local std::byte scratch[2 * limits::max_session_name_length + 8192];
+                if (n <= sizeof scratch) {
+                    fill(scratch);
+                    if (kept) std::memcpy(at, scratch, kept);
+                } else {
+                    r.truncated = true;
+                    return {};
+                }
+            }
+        }
+        arena_used_ += kept;
+        return {at, kept};
     }
-    std::size_t system_logger_count() const noexcept {
-        std::size_t n = 0;
-        for (auto const& l : loggers_) n += (l.started && l.options.system_logger_mode) ? 1 : 0;
-        return n;
+    /// A session call through the machine's knobs: a missing export, an injected failure, or the model.
+    template <class F>
+    std::uint32_t session_call(recorded_request& rec, session_function f, std::uint64_t* handle, F&& body) noexcept {
+        std::uint32_t e = 0;
+        if (!session_available(f)) {
+            e = win32::proc_not_found;
+        } else if (injected_calls_ != 0) {
+            --injected_calls_;
+            e = nt_status_to_win32(injected_status_);
+            if (handle) *handle = 0;
+        } else {
+            e = body();
+            if (e == win32::success && handle) on_started(static_cast<std::uint16_t>(*handle & 0xFFFFU));
+        }
+        rec.status = static_cast<std::int32_t>(e);
+        return e;
+    }
+
+    /// The system-trace state of a running system logger (logger id 0 names the NT Kernel Logger, as
+    /// WmiSetLoggerId maps 0 to 0xFFFF), or nullptr.
+    logger_state const* system_state(std::uint16_t id) const noexcept {
+        auto const* r = sessions_.find(id);
+        return r && r->system_slot != no_slot ? &system_[r->system_slot] : nullptr;
+    }
+    /// A logger just started: its system-logger slot and the classes of later releases begin empty.
+    void on_started(std::uint16_t id) noexcept {
+        auto const* r = sessions_.find(id);
+        if (!r) return;
+        if (r->system_slot != no_slot) {
+            system_[r->system_slot] = logger_state{};
+            system_[r->system_slot].id = r->id;
+            system_[r->system_slot].options = r->options;
+        }
+        newer_.reset(r->id);
     }
     /// The logger a TraceHandle names, with the system-logger-mode rule when required.
     std::int32_t resolve(std::uint64_t trace_handle, bool needs_system_mode, logger_state*& out) noexcept {
-        out = find_logger(static_cast<std::uint16_t>(trace_handle & 0xFFFFU));
-        if (!out) return ntstatus::wmi_instance_not_found;
-        if (needs_system_mode && !out->options.system_logger_mode) return ntstatus::invalid_parameter;
+        out = nullptr;
+        auto const* r = sessions_.find(static_cast<std::uint16_t>(trace_handle & 0xFFFFU));
+        if (!r) return ntstatus::wmi_instance_not_found;
+        if (r->system_slot == no_slot) return needs_system_mode ? ntstatus::invalid_parameter : ntstatus::success;
+        out = &system_[r->system_slot];
         return ntstatus::success;
+    }
+    /// The disallow list of a running logger, claimed on first use when `claim`; nullptr when the logger
+    /// has none (or, claiming, when all max_disallow_lists are held).
+    disallow_state* disallow_of(logger_record& r, bool claim) noexcept {
+        if (r.disallow_slot != no_slot) return &disallow_[r.disallow_slot];
+        if (!claim) return nullptr;
+        for (std::uint8_t s = 0; s < max_disallow_lists; ++s) {
+            bool taken = false;
+            for (auto const& other : sessions_.loggers()) taken = taken || (other.started && other.disallow_slot == s);
+            if (!taken) {
+                r.disallow_slot = s;
+                disallow_[s] = disallow_state{};
+                return &disallow_[s];
+            }
+        }
+        return nullptr;
     }
 
     std::size_t source_index(std::uint32_t source) const noexcept {
@@ -734,22 +892,28 @@ private:
             if (in == nullptr || in_length < 8) return ntstatus::invalid_parameter;
             std::uint32_t const count = u32(in, 4);
             if (std::uint64_t{8} + 16ULL * count != in_length) return ntstatus::invalid_parameter;
-            logger_state* l = nullptr;
-            if (auto s = resolve(u32(in, 0), false, l); s < 0) return s;
+            logger_record* r = sessions_.find(static_cast<std::uint16_t>(u32(in, 0) & 0xFFFFU));
+            if (!r) return ntstatus::wmi_instance_not_found;
             if (count > limits::max_disallow_list) return ntstatus::insufficient_resources;
-            std::memcpy(l->disallow, static_cast<unsigned char const*>(in) + 8, 16ULL * count);
-            l->disallow_count = count;
+            disallow_state* d = disallow_of(*r, count != 0);
+            if (d == nullptr && count != 0) return ntstatus::insufficient_resources; // model choice: the sim's capacity
+            if (d) {
+                std::memcpy(d->guids, static_cast<unsigned char const*>(in) + 8, 16ULL * count);
+                d->count = count;
+                if (count == 0) r->disallow_slot = no_slot; // an empty list frees the slot
+            }
             *return_length = 0;
             return ntstatus::success;
         }
         case etwctl::trace_control::get_disallow_list: {
             if (in == nullptr || in_length != 8) return ntstatus::invalid_parameter;
-            logger_state* l = nullptr;
-            if (auto s = resolve(u64(in, 0), false, l); s < 0) return s;
-            auto const needed = static_cast<std::uint32_t>(16 * l->disallow_count);
+            logger_record* r = sessions_.find(static_cast<std::uint16_t>(u64(in, 0) & 0xFFFFU));
+            if (!r) return ntstatus::wmi_instance_not_found;
+            disallow_state const* d = disallow_of(*r, false);
+            auto const needed = static_cast<std::uint32_t>(d ? 16 * d->count : 0);
             *return_length = needed;
             if (out_length < needed) return ntstatus::buffer_too_small;
-            if (needed) std::memcpy(out, l->disallow, needed);
+            if (needed) std::memcpy(out, d->guids, needed);
             return ntstatus::success;
         }
         case logger_query::control_code: {
@@ -761,21 +925,10 @@ private:
             std::memcpy(&info, in, sizeof info);
             auto const& n = info.logger_name;
             if (n.buffer == nullptr || n.length == 0 || n.length % 2 != 0) return ntstatus::invalid_parameter;
-            auto const matches = [&](std::string_view name) {
-                if (name.size() != n.length / 2u) return false;
-                for (std::size_t i = 0; i < name.size(); ++i) {
-                    char16_t a = n.buffer[i], b = static_cast<char16_t>(static_cast<unsigned char>(name[i]));
-                    if (a >= u'A' && a <= u'Z') a = static_cast<char16_t>(a - u'A' + u'a');
-                    if (b >= u'A' && b <= u'Z') b = static_cast<char16_t>(b - u'A' + u'a');
-                    if (a != b) return false;
-                }
-                return true;
-            };
-            for (auto const& l : loggers_) {
-                bool const kernel_logger = l.id == limits::kernel_logger_id && matches("NT Kernel Logger");
-                if (!l.started || !(kernel_logger || (l.name_length && matches(std::string_view(l.name, l.name_length)))))
-                    continue;
-                info.wnode.historical_context = l.id;
+            // names compare case-insensitively, as everywhere (session/checks.hpp session_names_equal)
+            auto const* r = sessions_.find_by_name(std::u16string_view(n.buffer, n.length / 2u));
+            if (r) {
+                info.wnode.historical_context = r->id;
                 std::memcpy(out, &info, sizeof info);
                 *return_length = static_cast<std::uint32_t>(sizeof info);
                 return ntstatus::success;
@@ -830,7 +983,10 @@ private:
         }
     }
 
-    logger_state loggers_[max_loggers_started] = {};
+    session_model sessions_{};
+    logger_state system_[max_system_loggers] = {};
+    disallow_state disallow_[max_disallow_lists] = {};
+    std::uint32_t missing_session_ = 0;
     registration regs_[max_registrations] = {};
     profile_source_desc sources_[max_profile_sources_known] = {};
     std::uint32_t intervals_[max_profile_sources_known] = {};

@@ -1,114 +1,118 @@
-// xperf's spellings: -on, -stackwalk, -setprofint, -pmc, -pmcsources, -session. Each option becomes
-// the matching etwctl command (flags set, stackwalk, interval set, pmc, profile-sources), run by the
-// same code, in the order xperf applies them: interval, flags, stack walk, counters.
+// xperf's spellings (-start, -on, -stackwalk, -setprofint, -pmc, -stop, ...) and `etwctl session ...`.
+// The whole line is read into a plan first (plan.hpp): a mistake anywhere on it is reported before
+// anything is sent. Then the plan is applied in xperf's order: the interval, then each group in the
+// order written. A running session's -on / -stackwalk / -pmc run the same code as the etwctl commands
+// (flags set, stackwalk, pmc); the session verbs are in session_verbs.cpp. A failure after a call took
+// effect names the calls and exits 4.
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "../names.hpp"
+#include "../annotate.hpp"
+#include "../plan.hpp"
 #include "../session.hpp"
 #include "commands.hpp"
+#include "session_verbs.hpp"
 
 namespace etwctl_tool {
 
 namespace {
-struct step {
-    std::vector<std::string> positional;
-    std::vector<std::pair<std::string, std::string>> options;
-};
 
-bool is_option(std::string const& a) { return a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9'); }
-bool is_number(std::string const& a) { return !a.empty() && a[0] >= '0' && a[0] <= '9'; }
-} // namespace
+/// A plan that could not be made: a usage error, or a refusal naming its rule.
+int report_plan_error(context const& ctx, plan_error const& e) {
+    if (e.code == exit_usage || !e.ec) return usage_error(ctx, e.message);
+    failure f{e.code, e.ec, e.message, {}, e.hint};
+    return report_failure(ctx, f);
+}
 
-int cmd_xperf(context const& ctx, tool_kernel& k, json_object& out) {
-    static constexpr std::string_view known[] = {"-on", "-stackwalk", "-setprofint", "-pmc", "-pmcsources", "-session"};
-    auto const& a = ctx.cl.positional;
-    std::string session = "kernel", on, stackwalk, interval, source, counters, events;
-    bool pmcsources = false, have_interval = false, have_pmc = false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        std::string opt = a[i];
-        for (char& c : opt) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; // xperf ignores case
-        auto const value = [&](std::string const& what) -> std::string const* {
-            if (i + 1 >= a.size() || is_option(a[i + 1])) return nullptr;
-            (void)what;
-            return &a[++i];
-        };
-        if (opt == "-pmcsources") {
-            pmcsources = true;
-        } else if (opt == "-session" || opt == "-on" || opt == "-stackwalk") {
-            auto const* v = value(opt);
-            if (!v) return usage_error(ctx, a[i] + " needs a value");
-            if (opt == "-session") session = *v;
-            else if (opt == "-on") on = *v;
-            else stackwalk += (stackwalk.empty() ? "" : "+") + *v; // -stackwalk may be repeated
-        } else if (opt == "-setprofint") {
-            // -setprofint N [SOURCE], or -setprofint SOURCE N as scripts write it for counters.
-            auto const* first = value(opt);
-            if (!first) return usage_error(ctx, "-setprofint needs an interval");
-            auto const* second = i + 1 < a.size() && !is_option(a[i + 1]) ? &a[++i] : nullptr;
-            if (iequals(*first, "cached") || (second && iequals(*second, "cached")))
-                return usage_error(ctx, "-setprofint ... cached is not supported: etwctl sets the interval now, "
-                                        "it does not keep it for sessions started later");
-            if (is_number(*first)) interval = *first, source = second ? *second : "";
-            else if (second && is_number(*second)) interval = *second, source = *first;
-            else return usage_error(ctx, "-setprofint needs an interval (100 ns units for the timer)");
-            have_interval = true;
-        } else if (opt == "-pmc") {
-            auto const* c = value(opt);
-            auto const* e = c ? value(opt) : nullptr;
-            if (!c || !e) return usage_error(ctx, "-pmc needs COUNTERS (joined with ',') and EVENTS (joined with '+')");
-            if (auto const m = separator_error(*e, ',', '+', "event names"); !m.empty()) return usage_error(ctx, m);
-            counters = *c, events = *e, have_pmc = true;
-        } else {
-            std::vector<std::string_view> names(std::begin(known), std::end(known));
-            std::string const suggestion = nearest_name(opt, names);
-            return usage_error(ctx, "unknown xperf option '" + a[i] + "'" + (suggestion.empty() ? "" : " (did you mean " + suggestion + "?)"));
+/// A running session's -on (kernel flags), -stackwalk and -pmc: the etwctl commands on its logger id.
+int apply_running(context const& ctx, tool_kernel& k, group const& g, std::string const& session, std::vector<std::string>& results) {
+    if (!g.on.empty())
+        if (int const rc = run_command(ctx, k, {"flags", session, "set", g.on}, {}, results); rc != exit_ok) return rc;
+    if (!g.stackwalk.empty())
+        if (int const rc = run_command(ctx, k, {"stackwalk", session, "set", g.stackwalk}, {}, results); rc != exit_ok) return rc;
+    if (g.pmc)
+        if (int const rc = run_command(ctx, k, {"pmc", session}, {{"--counters", g.pmc->counters}, {"--events", g.pmc->events}}, results);
+            rc != exit_ok)
+            return rc;
+    return exit_ok;
+}
+
+/// Applies a plan: the checks that need no call, a running session's lookup, then the interval and each
+/// group in order. After a failure the sessions the line started are stopped again, and what stays in
+/// effect is named (exit 4).
+int apply_plan(context const& ctx, tool_kernel& k, plan const& p, json_object& out) {
+    prepared_plan prepared;
+    if (int const rc = prepare_plan(ctx, p, prepared); rc != exit_ok) return rc;
+    std::size_t const mark = k.requests().size();
+    // A running session given by name is looked up once (a read), before anything changes.
+    std::string running_session = "kernel";
+    for (auto const& g : p.groups)
+        if (g.kind == group_kind::running && !g.name.empty()) {
+            session_arg resolved;
+            if (int const rc = resolve_session(ctx, k, g.name, resolved); rc != exit_ok) return rc;
+            running_session = std::to_string(resolved.handle.logger().value);
         }
-    }
-    if (on.empty() && stackwalk.empty() && !have_interval && !have_pmc && !pmcsources)
-        return usage_error(ctx, "nothing to do: give -on, -stackwalk, -setprofint, -pmc or -pmcsources");
-
-    // A session named by its name is looked up once; the steps get its logger id.
-    if (!on.empty() || !stackwalk.empty() || have_pmc) {
-        session_arg resolved;
-        if (int const rc = resolve_session(ctx, k, session, resolved); rc != exit_ok) return rc;
-        session = std::to_string(resolved.handle.logger().value);
-    }
-    std::vector<step> steps;
-    if (pmcsources) steps.push_back({{"profile-sources"}, {}});
-    if (have_interval) {
-        step s{{"interval", "set", interval}, {}};
-        if (!source.empty()) s.options.emplace_back("--source", source);
-        steps.push_back(s);
-    }
-    if (!on.empty()) steps.push_back({{"flags", session, "set", on}, {}});
-    if (!stackwalk.empty()) steps.push_back({{"stackwalk", session, "set", stackwalk}, {}});
-    if (have_pmc) steps.push_back({{"pmc", session}, {{"--counters", counters}, {"--events", events}}});
-
     std::vector<std::string> results;
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        command_line sub;
-        sub.dry_run = ctx.cl.dry_run, sub.json = ctx.cl.json, sub.sim = ctx.cl.sim;
-        sub.positional = steps[i].positional;
-        sub.options = steps[i].options;
-        context const sc{sub, sub.positional[0], ctx.simulated};
-        json_object o;
-        o.str("command", sc.command);
-        std::string_view const c = sc.command;
-        int const rc = c == "profile-sources" ? cmd_profile_sources(sc, k, o)
-                       : c == "interval"      ? cmd_interval(sc, k, o)
-                       : c == "flags"         ? cmd_flags(sc, k, o)
-                       : c == "stackwalk"     ? cmd_stackwalk(sc, k, o)
-                                              : cmd_pmc(sc, k, o);
-        if (rc != exit_ok) {
-            if (i > 0) std::cerr << "etwctl: the steps before '" << c << "' took effect\n";
-            return i > 0 && rc != exit_usage ? exit_partial : rc;
+    session_run run;
+    auto steps = [&]() -> int {
+        if (p.pmcsources)
+            if (int const rc = run_command(ctx, k, {"profile-sources"}, {}, results); rc != exit_ok) return rc;
+        if (p.setprofint) {
+            std::vector<std::pair<std::string, std::string>> o;
+            if (!p.setprofint->source.empty()) o.emplace_back("--source", p.setprofint->source);
+            if (int const rc = run_command(ctx, k, {"interval", "set", p.setprofint->value}, o, results); rc != exit_ok) return rc;
         }
-        results.push_back(o.text());
-    }
+        for (std::size_t i = 0; i < p.groups.size(); ++i) {
+            group const& g = p.groups[i];
+            int const rc = g.kind == group_kind::running ? apply_running(ctx, k, g, running_session, results)
+                                                          : apply_session_group(ctx, k, g, prepared.providers[i], run, results);
+            if (rc != exit_ok) return rc;
+        }
+        return exit_ok;
+    };
+    int rc = steps();
+    if (rc != exit_ok) rc = roll_back_starts(ctx, k, run, rc);
+    if (rc != exit_ok) return finish_partial(ctx, k, mark, run, rc);
     out.raw("steps", json_array(results));
     return exit_ok;
+}
+
+} // namespace
+
+int run_command(context const& ctx, tool_kernel& k, std::vector<std::string> positional,
+                std::vector<std::pair<std::string, std::string>> options, std::vector<std::string>& results,
+                session_arg const* started) {
+    command_line sub;
+    sub.dry_run = ctx.cl.dry_run, sub.json = ctx.cl.json, sub.sim = ctx.cl.sim, sub.trace = ctx.cl.trace;
+    sub.positional = std::move(positional);
+    sub.options = std::move(options);
+    context sc{sub, sub.positional[0], ctx.simulated, ctx.deferred};
+    sc.started_session = started;
+    json_object o;
+    o.str("command", sc.command);
+    std::string_view const c = sc.command;
+    int const rc = c == "profile-sources" ? cmd_profile_sources(sc, k, o)
+                   : c == "interval"      ? cmd_interval(sc, k, o)
+                   : c == "flags"         ? cmd_flags(sc, k, o)
+                   : c == "stackwalk"     ? cmd_stackwalk(sc, k, o)
+                                          : cmd_pmc(sc, k, o);
+    if (rc == exit_ok) results.push_back(o.text());
+    return rc;
+}
+
+int cmd_xperf(context const& ctx, tool_kernel& k, json_object& out) {
+    plan_error e;
+    plan const p = parse_xperf_line(ctx.cl.positional, e);
+    if (e.code) return report_plan_error(ctx, e);
+    return apply_plan(ctx, k, p, out);
+}
+
+int cmd_session(context const& ctx, tool_kernel& k, json_object& out) {
+    plan_error e;
+    plan const p = parse_session_command(ctx.cl.positional, e);
+    if (e.code) return report_plan_error(ctx, e);
+    return apply_plan(ctx, k, p, out);
 }
 
 } // namespace etwctl_tool

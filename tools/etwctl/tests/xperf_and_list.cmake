@@ -71,7 +71,8 @@ etwctl_tool_test(session_name_dry_run RC 0 SIM "logger=5:My Session" ARGS --dry-
                  STDOUT "#1 NtTraceControl(0x03 EtwQueryLoggerCode, 176 bytes in, 176 bytes out) [sent: STATUS_SUCCESS]"
                         "#2 NtSetSystemInformation(SystemPerformanceTraceInformation, 0x30 bytes) [not sent (dry run)]")
 etwctl_tool_test(xperf_partial RC 4 ARGS -on PROC_THREAD -pmc TotalCycles CSwitch
-                 STDERR "failed at check_event_groups" "the steps before 'pmc' took effect")
+                 STDERR "failed at check_event_groups" "partly applied: these calls took effect and stay in effect"
+                        "#1 NtSetSystemInformation(SystemPerformanceTraceInformation, 0x30 bytes): class 0x01 EventTraceGroupMaskInformation")
 
 # ---- list: printed from the tables ----
 etwctl_tool_test(list_events RC 0 ARGS list events

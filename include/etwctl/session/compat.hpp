@@ -1,0 +1,203 @@
+// etwctl/session/compat.hpp - drop-in functions for Windows' session API, in namespace etwctl::compat:
+// the kernel first, then Windows' own arguments in the SDK's own types, accepted without casts.
+//
+//   StartTraceW(&handle, L"My Session", props)      ->  compat::start_trace(k, &handle, L"My Session", props)
+//   ControlTraceW(handle, name, props, code)        ->  compat::control_trace(k, handle, name, props, code)
+//   StopTraceW / QueryTraceW / UpdateTraceW / FlushTraceW  ->  compat::stop_trace / query_trace / update_trace / flush_trace
+//   QueryAllTracesW(array, count, &n)               ->  compat::query_all_traces(k, array, count, &n)
+//   EnableTraceEx2(handle, &provider, code, level, any, all, timeout, params) -> compat::enable_trace_ex2(k, ...)
+//   and the ANSI forms start_trace_a, control_trace_a, stop_trace_a, query_trace_a, update_trace_a,
+//   flush_trace_a, query_all_traces_a (a kernel with ansi_session_kernel).
+//
+// Each runs Windows' documented checks (session/checks.hpp, read from the caller's block by
+// session/block.hpp) BEFORE anything is sent and returns the Win32 code Windows returns; then the
+// kernel (native_kernel: Windows itself; sim::kernel: the model) answers and writes back what Windows
+// writes back, never past Wnode.BufferSize. A properties block is anything that begins with
+// EVENT_TRACE_PROPERTIES (the SDK's, its _V2, a struct derived from it, etwctl's own), described only
+// by its Wnode.BufferSize. TRACEHANDLE, PULONG (unsigned long on Windows, which is not std::uint32_t)
+// and LPCGUID / GUID are taken as the SDK spells them. On Windows, kernel/native.hpp adds the same
+// functions without the kernel argument (native_kernel::instance()).
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+
+#include "etwctl/config.hpp"
+#include "etwctl/guid.hpp"
+#include "etwctl/kernel/session_concept.hpp"
+#include "etwctl/rules.hpp"
+#include "etwctl/session/block.hpp"
+#include "etwctl/session/checks.hpp"
+#include "etwctl/session/layouts.hpp"
+#include "etwctl/status_codes.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+
+/// A type a properties block may be passed as: anything that begins with EVENT_TRACE_PROPERTIES (the
+/// SDK's struct, its _V2, a struct derived from either, or etwctl's event_trace_properties(_v2)).
+template <class P>
+concept properties_block = !std::is_const_v<P> && sizeof(P) >= sizeof(event_trace_properties) &&
+                           (requires(P& p) { p.Wnode.BufferSize; } || requires(P& p) { p.wnode.buffer_size; });
+
+/// TRACEHANDLE: a 64-bit unsigned integer (ULONG64 on Windows, std::uint64_t elsewhere).
+template <class H>
+concept trace_handle_type = std::unsigned_integral<H> && sizeof(H) == 8;
+
+/// ULONG: a 32-bit unsigned integer (unsigned long on Windows, which is not std::uint32_t).
+template <class U>
+concept ulong_type = std::unsigned_integral<U> && sizeof(U) == 4;
+
+namespace compat {
+namespace detail_session {
+
+/// Runs a call that writes a TRACEHANDLE through the kernel's std::uint64_t*, whatever the caller's type.
+template <class H, class F>
+std::uint32_t with_handle(H* handle, F&& call) noexcept {
+    if constexpr (std::is_same_v<H, std::uint64_t>) {
+        return call(handle);
+    } else {
+        std::uint64_t h = handle ? static_cast<std::uint64_t>(*handle) : 0U;
+        std::uint32_t const e = call(handle ? &h : nullptr);
+        if (handle) *handle = static_cast<H>(h);
+        return e;
+    }
+}
+
+template <class K, class H, class Char>
+std::uint32_t start(K& k, H* handle, Char const* name, void* props) noexcept {
+    constexpr std::uint32_t unit = sizeof(Char) == 1 ? 1 : 2;
+    if (rule const r = check_start(read_start_facts(handle != nullptr, name, props, unit)); r != rule::ok) {
+        if (handle) *handle = 0; // "If the function fails, the SessionHandle is 0" (StartTraceW)
+        return win32_error_of(r);
+    }
+    return with_handle(handle, [&](std::uint64_t* h) {
+        if constexpr (sizeof(Char) == 1) return k.start_trace_a(h, name, props);
+        else return k.start_trace_w(h, name, props);
+    });
+}
+
+template <class K, class Char>
+std::uint32_t control(K& k, std::uint64_t handle, Char const* name, void* props, std::uint32_t code) noexcept {
+    if (rule const r = check_control_call(handle, name, props, code); r != rule::ok) return win32_error_of(r);
+    if constexpr (sizeof(Char) == 1) return k.control_trace_a(handle, name, props, code);
+    else return k.control_trace_w(handle, name, props, code);
+}
+
+template <bool Ansi, class K, class P, class U>
+std::uint32_t query_all(K& k, P** array, std::uint32_t count, U* sessions) noexcept {
+    if (rule const r = check_query_all(array != nullptr, count, sessions != nullptr); r != rule::ok) return win32_error_of(r);
+    void* blocks[max_configurable_loggers];
+    for (std::uint32_t i = 0; i < count; ++i) {
+        if (rule const r = check_query_all_entry(array[i]); r != rule::ok) return win32_error_of(r);
+        blocks[i] = array[i];
+    }
+    std::uint32_t n = 0;
+    std::uint32_t e = 0;
+    if constexpr (Ansi) e = k.query_all_traces_a(blocks, count, &n);
+    else e = k.query_all_traces_w(blocks, count, &n);
+    *sessions = static_cast<U>(n);
+    return e;
+}
+
+} // namespace detail_session
+
+// ---- StartTrace -----------------------------------------------------------------------------------------
+
+/// StartTraceW: checks the block and the name as Windows does, then starts the session. Returns the Win32
+/// code; the handle (0 on failure) in *session_handle, the block's output fields written back.
+template <session_kernel K, trace_handle_type H, properties_block P>
+std::uint32_t start_trace(K& k, H* session_handle, wide_char const* instance_name, P* properties) noexcept {
+    return detail_session::start(k, session_handle, instance_name, static_cast<void*>(properties));
+}
+/// StartTraceA: CHAR names (the log-file name in the block too).
+template <ansi_session_kernel K, trace_handle_type H, properties_block P>
+std::uint32_t start_trace_a(K& k, H* session_handle, char const* instance_name, P* properties) noexcept {
+    return detail_session::start(k, session_handle, instance_name, static_cast<void*>(properties));
+}
+
+// ---- ControlTrace and its wrappers -------------------------------------------------------------------------
+
+/// ControlTraceW with EVENT_TRACE_CONTROL_QUERY (0), STOP (1), UPDATE (2), FLUSH (3) or INCREMENT_FILE (4):
+/// the session named by `instance_name` (which decides when given), else by `handle`. The session's
+/// properties and names are written into the block (ERROR_MORE_DATA when the names do not fit; for STOP
+/// the session is stopped all the same).
+template <session_kernel K, properties_block P>
+std::uint32_t control_trace(K& k, std::uint64_t handle, wide_char const* instance_name, P* properties,
+                            std::uint32_t control_code) noexcept {
+    return detail_session::control(k, handle, instance_name, static_cast<void*>(properties), control_code);
+}
+template <session_kernel K, properties_block P>
+std::uint32_t stop_trace(K& k, std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
+    return control_trace(k, handle, instance_name, properties, static_cast<std::uint32_t>(control_code::stop));
+}
+template <session_kernel K, properties_block P>
+std::uint32_t query_trace(K& k, std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
+    return control_trace(k, handle, instance_name, properties, static_cast<std::uint32_t>(control_code::query));
+}
+template <session_kernel K, properties_block P>
+std::uint32_t update_trace(K& k, std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
+    return control_trace(k, handle, instance_name, properties, static_cast<std::uint32_t>(control_code::update));
+}
+template <session_kernel K, properties_block P>
+std::uint32_t flush_trace(K& k, std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
+    return control_trace(k, handle, instance_name, properties, static_cast<std::uint32_t>(control_code::flush));
+}
+
+/// ControlTraceA and its wrappers: CHAR names.
+template <ansi_session_kernel K, properties_block P>
+std::uint32_t control_trace_a(K& k, std::uint64_t handle, char const* instance_name, P* properties,
+                              std::uint32_t control_code) noexcept {
+    return detail_session::control(k, handle, instance_name, static_cast<void*>(properties), control_code);
+}
+template <ansi_session_kernel K, properties_block P>
+std::uint32_t stop_trace_a(K& k, std::uint64_t handle, char const* instance_name, P* properties) noexcept {
+    return control_trace_a(k, handle, instance_name, properties, static_cast<std::uint32_t>(control_code::stop));
+}
+template <ansi_session_kernel K, properties_block P>
+std::uint32_t query_trace_a(K& k, std::uint64_t handle, char const* instance_name, P* properties) noexcept {
+    return control_trace_a(k, handle, instance_name, properties, static_cast<std::uint32_t>(control_code::query));
+}
+template <ansi_session_kernel K, properties_block P>
+std::uint32_t update_trace_a(K& k, std::uint64_t handle, char const* instance_name, P* properties) noexcept {
+    return control_trace_a(k, handle, instance_name, properties, static_cast<std::uint32_t>(control_code::update));
+}
+template <ansi_session_kernel K, properties_block P>
+std::uint32_t flush_trace_a(K& k, std::uint64_t handle, char const* instance_name, P* properties) noexcept {
+    return control_trace_a(k, handle, instance_name, properties, static_cast<std::uint32_t>(control_code::flush));
+}
+
+// ---- QueryAllTraces ---------------------------------------------------------------------------------------------
+
+/// QueryAllTracesW: `property_array` is the SDK's PEVENT_TRACE_PROPERTIES* (each entry a block with
+/// Wnode.BufferSize and the two offsets set); *session_count receives how many sessions were written, or
+/// with ERROR_MORE_DATA how many there are. `session_count` is a PULONG or a std::uint32_t*.
+template <session_kernel K, properties_block P, ulong_type U>
+std::uint32_t query_all_traces(K& k, P** property_array, std::uint32_t property_array_count, U* session_count) noexcept {
+    return detail_session::query_all<false>(k, property_array, property_array_count, session_count);
+}
+/// QueryAllTracesA: CHAR names.
+template <ansi_session_kernel K, properties_block P, ulong_type U>
+std::uint32_t query_all_traces_a(K& k, P** property_array, std::uint32_t property_array_count, U* session_count) noexcept {
+    return detail_session::query_all<true>(k, property_array, property_array_count, session_count);
+}
+
+// ---- EnableTraceEx2 ---------------------------------------------------------------------------------------------
+
+/// EnableTraceEx2: `provider_id` is an LPCGUID (or an etwctl::guid const*); `enable_parameters` a
+/// PENABLE_TRACE_PARAMETERS or NULL. Checks the arguments, the parameters and each filter against their
+/// documented limits, then enables, disables or captures state.
+template <session_kernel K, class G>
+    requires(guid_like<G> || std::same_as<G, guid>)
+std::uint32_t enable_trace_ex2(K& k, std::uint64_t trace_handle, G const* provider_id, std::uint32_t control_code,
+                               std::uint8_t level, std::uint64_t match_any_keyword, std::uint64_t match_all_keyword,
+                               std::uint32_t timeout, void const* enable_parameters) noexcept {
+    if (rule const r = check_enable_call(trace_handle, provider_id, control_code, enable_parameters); r != rule::ok)
+        return win32_error_of(r);
+    guid const provider = *provider_id;
+    return k.enable_trace_ex2(trace_handle, &provider, control_code, level, match_any_keyword, match_all_keyword, timeout,
+                              enable_parameters);
+}
+
+} // namespace compat
+ETWCTL_END_NAMESPACE
