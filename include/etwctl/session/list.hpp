@@ -21,11 +21,11 @@
 #include <span>
 #include <system_error>
 
-#include "etwctl/classes/current_windows.hpp"
+#include "etwctl/typed/tags.hpp"
 #include "etwctl/config.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/kernel/concept.hpp"
-#include "etwctl/query.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/session/config.hpp"
 #include "etwctl/session/kernel_ref.hpp"
 #include "etwctl/session/session.hpp"
