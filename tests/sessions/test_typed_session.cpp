@@ -348,8 +348,8 @@ TEST_CASE("typed list: past 64 sessions, with the count Windows reports") {
         name[9] = static_cast<char16_t>(u'0' + i % 10);
         k.add_running(name);
     }
-    auto small = std::make_unique<session_list_buffer<10>>();
-    auto const first = list_sessions(k, *small);
+    auto few = std::make_unique<session_list_buffer<10>>();
+    auto const first = list_sessions(k, *few);
     CHECK(first.error() == win32_condition(win32::more_data));
     CHECK(sessions_required() == 100);
     CHECK(describe(first.error()) == "list_sessions: 100 sessions run and the storage holds 10; give storage for "

@@ -103,7 +103,7 @@ constexpr guid provider_guid_of_hashable(std::string_view name) noexcept {
     std::uint8_t d[20] = {};
     h.finish(d);
     d[7] = static_cast<std::uint8_t>((d[7] & 0x0F) | 0x50);
-    return guid(static_cast<std::uint32_t>(d[0] | (d[1] << 8) | (d[2] << 16) | (std::uint32_t{d[3]} << 24)),
+    return guid(std::uint32_t{d[0]} | (std::uint32_t{d[1]} << 8) | (std::uint32_t{d[2]} << 16) | (std::uint32_t{d[3]} << 24),
                 static_cast<std::uint16_t>(d[4] | (d[5] << 8)), static_cast<std::uint16_t>(d[6] | (d[7] << 8)), d[8], d[9],
                 d[10], d[11], d[12], d[13], d[14], d[15]);
 }
