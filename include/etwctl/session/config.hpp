@@ -439,11 +439,6 @@ constexpr std::string_view config_problem_text(rule r) noexcept {
     case rule::session_mode_needs_maximum_file_size:
         return "session configuration: LogFileMode {hex}: {name} needs a maximum file size (give file_size::"
                "megabytes(n) with the file)";
-    case rule::session_mode_needs_log_file:
-        return "session configuration: LogFileMode {hex}: {name} needs a log file (add file_sequential(path, max))";
-    case rule::session_mode_excludes_log_file:
-        return "session configuration: LogFileMode {hex}: {name} keeps events in memory and takes no log file "
-               "(drop the file, or drop buffering())";
     case rule::session_mode_system_logger:
         return "session configuration: LogFileMode {hex}: a system logger does not take {name} (use a sequential "
                "or circular file, non-paged buffers)";
@@ -452,7 +447,7 @@ constexpr std::string_view config_problem_text(rule r) noexcept {
                "e.g. \"trace_%d.etl\"";
     case rule::session_no_destination:
         return "session configuration: no destination (add real_time(), buffering() or a file_...(path))";
-    default:
+    default: // the mode rules the setters cannot reach (NONSTOPPABLE, RELOG, COMPRESSED are not offered)
         return "session configuration: LogFileMode {hex} breaks a rule of StartTrace (see the rule's text)";
     }
 }
