@@ -350,7 +350,7 @@ static_assert(session_kernel<quiet_session_kernel>);
 session_list_buffer<4> g_list; // static: the caller's storage
 
 template <class K>
-void every_session_path(K& k, results_log& out) {
+void every_typed_session_path(K& k, results_log& out) {
     using namespace std::chrono_literals;
     std::uint32_t const pids[] = {1, 2};
     std::uint16_t const ids[] = {3, 4};
@@ -389,8 +389,8 @@ TEST_CASE("no typed session path allocates: start, query, update, flush, enable,
     g_count = {};
     g_count.on = true; // ---- counted region -------------------------------------------------------
     auto* k = new (g_session_sim_storage) sim::kernel();
-    every_session_path(*k, sim_log);
-    every_session_path(quiet, quiet_log);
+    every_typed_session_path(*k, sim_log);
+    every_typed_session_path(quiet, quiet_log);
     std::size_t const running = k->sessions().running();
     std::size_t const requests = k->request_count();
     std::destroy_at(k);
