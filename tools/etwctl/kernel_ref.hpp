@@ -1,6 +1,6 @@
 // The tool's kernel, type-erased: the commands are compiled once (tools/etwctl/commands/*.cpp), not
-// once per kernel. any_kernel has the six calls of etwctl::kernel as virtual functions; kernel_ref<K>
-// forwards them to a real or simulated kernel. tool_kernel records every request (--dry-run).
+// once per kernel. any_kernel has the six calls of etwctl::kernel and the four of etwctl::session_kernel
+// as virtual functions; kernel_ref<K> forwards them to a real or simulated kernel. tool_kernel records every request (--dry-run).
 #pragma once
 
 #include <cstdint>
@@ -34,7 +34,8 @@ public:
                                            void const* params) noexcept = 0;
 };
 
-template <etwctl::kernel K>
+template <class K>
+    requires(etwctl::kernel<K> && etwctl::session_kernel<K>)
 class kernel_ref final : public any_kernel {
 public:
     explicit kernel_ref(K& k) noexcept : k_(k) {}
@@ -59,27 +60,21 @@ public:
                                         std::uint32_t length) noexcept override {
         return k_.event_set_information(reg, cls, info, length);
     }
-    // A kernel without the session calls (until both kernels have them) answers ERROR_NOT_SUPPORTED.
     std::uint32_t start_trace_w(std::uint64_t* handle, etwctl::wide_char const* name, void* props) noexcept override {
-        if constexpr (etwctl::session_kernel<K>) return k_.start_trace_w(handle, name, props);
-        else return (void)handle, (void)name, (void)props, not_supported;
+        return k_.start_trace_w(handle, name, props);
     }
     std::uint32_t control_trace_w(std::uint64_t handle, etwctl::wide_char const* name, void* props, std::uint32_t code) noexcept override {
-        if constexpr (etwctl::session_kernel<K>) return k_.control_trace_w(handle, name, props, code);
-        else return (void)handle, (void)name, (void)props, (void)code, not_supported;
+        return k_.control_trace_w(handle, name, props, code);
     }
     std::uint32_t query_all_traces_w(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept override {
-        if constexpr (etwctl::session_kernel<K>) return k_.query_all_traces_w(array, count, sessions);
-        else return (void)array, (void)count, (void)sessions, not_supported;
+        return k_.query_all_traces_w(array, count, sessions);
     }
     std::uint32_t enable_trace_ex2(std::uint64_t handle, etwctl::guid const* provider, std::uint32_t code, std::uint8_t level,
                                    std::uint64_t any, std::uint64_t all, std::uint32_t timeout, void const* params) noexcept override {
-        if constexpr (etwctl::session_kernel<K>) return k_.enable_trace_ex2(handle, provider, code, level, any, all, timeout, params);
-        else return (void)handle, (void)provider, (void)code, (void)level, (void)any, (void)all, (void)timeout, (void)params, not_supported;
+        return k_.enable_trace_ex2(handle, provider, code, level, any, all, timeout, params);
     }
 
 private:
-    static constexpr std::uint32_t not_supported = 50; // ERROR_NOT_SUPPORTED
     K& k_;
 };
 

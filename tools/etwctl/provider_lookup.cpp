@@ -4,7 +4,6 @@
 #include <windows.h>
 #include <tdh.h>
 
-#include <cstring>
 #include <vector>
 #endif
 
@@ -45,7 +44,7 @@ provider_lookup find_manifest_provider(std::string_view name, bool simulated) {
         for (; same && w[n] != 0 && n < name.size(); ++n)
             same = static_cast<unsigned>(w[n]) < 0x80 && lower(static_cast<unsigned>(w[n])) == lower(static_cast<unsigned char>(name[n]));
         if (same && n == name.size() && w[n] == 0) {
-            std::memcpy(&r.id, &p.ProviderGuid, sizeof r.id);
+            r.id = etwctl::guid(p.ProviderGuid); // the SDK's GUID converts (guid_like)
             r.found = true;
             return r;
         }

@@ -53,7 +53,7 @@ etwctl_tool_test(session_one_session RC 1 ARGS session start A -on *Foo -f a.etl
 # ---- the session verbs on the simulated kernel: the calls sent ----
 # etwctl_tool_requests_test(<name> RC <code> [SIM <ETWCTL_SIM>] ARGS <args>... CALLS <fn>... [FILES <file>...]
 #                           [STDOUT <s>...]): runs with --sim --json and reads the "requests" array
-# (check_requests.cmake): the calls in order, each properties block Wnode.BufferSize long with its names at
+# (run_tool.cmake, then check_requests.cmake): the calls in order, each properties block Wnode.BufferSize long with its names at
 # LoggerNameOffset / LogFileNameOffset.
 function(etwctl_tool_requests_test name)
     cmake_parse_arguments(T "" "RC;SIM" "ARGS;CALLS;FILES;STDOUT" ${ARGN})
@@ -64,7 +64,7 @@ function(etwctl_tool_requests_test name)
     add_test(NAME tool.${name}
              COMMAND ${CMAKE_COMMAND} "-DTOOL=$<TARGET_FILE:etwctl_tool>" "-DEMULATOR=${emulator}" "-DARGS=--sim|--json|${ARGS}"
                      "-DSIM=${T_SIM}" "-DRC=${T_RC}" "-DPTR=${CMAKE_SIZEOF_VOID_P}" "-DCALLS=${CALLS}" "-DFILES=${FILES}"
-                     "-DSTDOUT=${STDOUT}" -P ${CMAKE_CURRENT_SOURCE_DIR}/check_requests.cmake)
+                     "-DSTDOUT=${STDOUT}" -P ${CMAKE_CURRENT_SOURCE_DIR}/run_tool.cmake)
 endfunction()
 
 # UIforETW's start line (UIforETWDlg.cpp): the NT Kernel Logger and a user session on one line. Its user
