@@ -27,9 +27,12 @@
     X(gen_failure, 31, "ERROR_GEN_FAILURE") \
     X(not_supported, 50, "ERROR_NOT_SUPPORTED") \
     X(invalid_parameter, 87, "ERROR_INVALID_PARAMETER") \
+    X(disk_full, 112, "ERROR_DISK_FULL") \
     X(call_not_implemented, 120, "ERROR_CALL_NOT_IMPLEMENTED") \
     X(insufficient_buffer, 122, "ERROR_INSUFFICIENT_BUFFER") \
+    X(invalid_name, 123, "ERROR_INVALID_NAME") \
     X(proc_not_found, 127, "ERROR_PROC_NOT_FOUND") \
+    X(bad_pathname, 161, "ERROR_BAD_PATHNAME") \
     X(already_exists, 183, "ERROR_ALREADY_EXISTS") \
     X(more_data, 234, "ERROR_MORE_DATA") \
     X(mr_mid_not_found, 317, "ERROR_MR_MID_NOT_FOUND") \
@@ -38,7 +41,9 @@
     X(implementation_limit, 1292, "ERROR_IMPLEMENTATION_LIMIT") \
     X(file_corrupt, 1392, "ERROR_FILE_CORRUPT") \
     X(no_system_resources, 1450, "ERROR_NO_SYSTEM_RESOURCES") \
+    X(timeout, 1460, "ERROR_TIMEOUT") \
     X(incorrect_size, 1462, "ERROR_INCORRECT_SIZE") \
+    X(active_connections, 2402, "ERROR_ACTIVE_CONNECTIONS") \
     X(wmi_guid_not_found, 4200, "ERROR_WMI_GUID_NOT_FOUND") \
     X(wmi_instance_not_found, 4201, "ERROR_WMI_INSTANCE_NOT_FOUND") \
     X(wmi_already_enabled, 4206, "ERROR_WMI_ALREADY_ENABLED")

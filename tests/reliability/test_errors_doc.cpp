@@ -22,6 +22,7 @@
 #include "etwctl/profiler/pmc.hpp"
 #include "etwctl/testing/hostile_kernel.hpp"
 #include "etwctl/profiler/stack_walk_set.hpp"
+#include "etwctl/session/checks.hpp"
 #include "etwctl_test.hpp"
 
 using namespace etwctl;
@@ -330,6 +331,55 @@ trigger const triggers[] = {
          group_mask m;
          return as_rule(parse_kernel_flags(std::string_view(text, sizeof text), m));
      }},
+    // ETW sessions: the checks of session/checks.hpp (the drop-in functions call the same)
+    {rule::session_argument_null, "check_enable with no provider",
+     [] { return as_rule(check_enable(1, false)); }},
+    {rule::session_properties_too_small, "a block of 0x77 bytes",
+     [] { return as_rule(check_properties_size(0x77, wnode_flag::traced_guid)); }},
+    {rule::session_v2_too_small, "a V2 block of 0x78 bytes",
+     [] { return as_rule(check_properties_size(0x78, wnode_flag::traced_guid | wnode_flag::versioned_properties)); }},
+    {rule::session_name_invalid, "an empty session name", [] { return as_rule(check_session_name(true, 0)); }},
+    {rule::session_name_offset, "LoggerNameOffset 1", [] { return as_rule(check_name_offsets(0x200, 1, 0)); }},
+    {rule::session_name_no_room, "a 10-character name in 8 bytes",
+     [] { return as_rule(check_name_room(0x80, 2, 0x78, 10, 0, true, 0)); }},
+    {rule::session_kernel_logger_guid, "SystemTraceControlGuid named \"wine\"",
+     [] { return as_rule(check_kernel_logger_guid(session_guids::system_trace_control, std::u16string_view(u"wine"))); }},
+    {rule::session_v2_filters_mismatch, "V2 with FilterDescCount 1 and no FilterDesc",
+     [] { return as_rule(check_v2_filters(wnode_flag::versioned_properties, 1, false)); }},
+    {rule::session_enable_flags_extension, "EnableFlags extension past the block",
+     [] { return as_rule(check_enable_flags_extension(0x80040100U, 0x100)); }},
+    {rule::session_log_file_mode_conflict, "SEQUENTIAL | CIRCULAR",
+     [] { return as_rule(check_log_file_mode(log_file_mode::sequential | log_file_mode::circular, 10, true, false)); }},
+    {rule::session_mode_not_allowed, "NONSTOPPABLE",
+     [] { return as_rule(check_log_file_mode(log_file_mode::nonstoppable | log_file_mode::real_time, 0, false, false)); }},
+    {rule::session_mode_needs_private, "PRIVATE_IN_PROC alone",
+     [] { return as_rule(check_log_file_mode(log_file_mode::private_in_proc | log_file_mode::real_time, 0, false, false)); }},
+    {rule::session_mode_needs_maximum_file_size, "CIRCULAR without MaximumFileSize",
+     [] { return as_rule(check_log_file_mode(log_file_mode::circular, 0, true, false)); }},
+    {rule::session_mode_needs_log_file, "PREALLOCATE without a file",
+     [] { return as_rule(check_log_file_mode(log_file_mode::preallocate | log_file_mode::real_time, 10, false, false)); }},
+    {rule::session_mode_excludes_log_file, "BUFFERING with a file",
+     [] { return as_rule(check_log_file_mode(log_file_mode::buffering, 0, true, false)); }},
+    {rule::session_mode_system_logger, "NEWFILE on a system logger",
+     [] { return as_rule(check_log_file_mode(log_file_mode::newfile | log_file_mode::system_logger, 10, true, false)); }},
+    {rule::session_mode_needs_buffering, "COMPRESSED without BUFFERING",
+     [] { return as_rule(check_log_file_mode(log_file_mode::compressed | log_file_mode::real_time, 0, false, false)); }},
+    {rule::session_newfile_needs_percent_d, "NEWFILE with \"trace.etl\"",
+     [] { return as_rule(check_newfile_name(log_file_mode::newfile, std::u16string_view(u"trace.etl"))); }},
+    {rule::session_no_destination, "mode 0 without a file",
+     [] { return as_rule(check_log_file_mode(0, 0, false, false)); }},
+    {rule::session_wnode_flags, "Wnode.Flags 0", [] { return as_rule(check_wnode_flags(0)); }},
+    {rule::session_no_target, "ControlTrace without name or handle",
+     [] { return as_rule(check_control(true, 0x78, wnode_flag::traced_guid, 0, 0, false, 0, true)); }},
+    {rule::session_query_all_count, "QueryAllTraces with count 0", [] { return as_rule(check_query_all(true, 0, true)); }},
+    {rule::session_handle_zero, "EnableTraceEx2 on handle 0", [] { return as_rule(check_enable(0, true)); }},
+    {rule::session_update_append_file, "UPDATE of an APPEND session to a new file",
+     [] { return as_rule(check_update(log_file_mode::append, 0x78)); }},
+    {rule::session_enable_code, "EnableTraceEx2 code 3", [] { return as_rule(check_enable_code(3)); }},
+    {rule::session_enable_parameters, "ENABLE_TRACE_PARAMETERS version 3",
+     [] { return as_rule(check_enable_parameters(3, 0, false)); }},
+    {rule::session_enable_filter, "a PID filter of 9 pids",
+     [] { return as_rule(check_enable_filter({filter_type::pid, 36, true, 9})); }},
 };
 
 } // namespace

@@ -18,6 +18,7 @@
 #include <system_error>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/bytes.hpp"
 #include "etwctl/error.hpp"
 #include "etwctl/guid.hpp"
 #include "etwctl/kernel/concept.hpp"
@@ -185,18 +186,6 @@ struct outcome {
 
 constexpr outcome broke(rule r) noexcept { return {r, 0}; }
 constexpr outcome kernel_said(std::int32_t s) noexcept { return {rule::ok, s}; }
-
-/// Loads a T from possibly unaligned caller memory (no aliasing or alignment assumptions).
-template <class T>
-T load(void const* p, std::size_t offset = 0) noexcept {
-    T v;
-    std::memcpy(&v, static_cast<unsigned char const*>(p) + offset, sizeof(T));
-    return v;
-}
-template <class T>
-void store(void* p, std::size_t offset, T const& v) noexcept {
-    std::memcpy(static_cast<unsigned char*>(p) + offset, &v, sizeof(T));
-}
 
 } // namespace detail
 ETWCTL_END_NAMESPACE
