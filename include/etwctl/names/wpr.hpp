@@ -168,6 +168,11 @@ inline constexpr std::string_view wpr_stack_names[] = {
     "WakeEventUser", "WakeEventExecution", "WakeEventKernel", "WakeEventInstrumentation",
 };
 
+/// WPR's Stack names that no public source gives a hook id for (each is a row of kernel_event_without_hook):
+/// with wpr_stack_names, the schema's whole Stack enumeration.
+inline constexpr std::string_view wpr_stack_names_without_hook[] = {"KernelHypercalls", "PopSetUserPresent",
+                                                                    "ThreadSetIdealProcessor", "ThreadSetUserIdealProcessor"};
+
 namespace detail {
 constexpr bool list_name_ok(std::string_view n) noexcept {
     if (n.empty()) return false;
@@ -199,6 +204,8 @@ constexpr bool wpr_tables_well_formed() noexcept {
         if (!list_name_ok(w.name) || find_xperf_kernel_flag(w.name)) return false;
     for (auto const& w : wpr_keyword_without_value)
         if (!list_name_ok(w.name)) return false;
+    for (auto n : wpr_stack_names_without_hook)
+        if (!find_without_value(kernel_event_without_hook, n)) return false;
     return true;
 }
 } // namespace detail
