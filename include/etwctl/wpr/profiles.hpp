@@ -364,7 +364,9 @@ private:
             if (s->has("Interval")) sc.interval = static_cast<std::uint32_t>(*parse_unsigned(s->value_of("Interval"), 0xFFFFFFFFULL));
             hc.sampled.push_back(std::move(sc));
         }
-        if (auto const* l = child(h, "LastBranch")) {
+        if (auto const* raw = child(h, "LastBranch")) {
+            xml_element const last = res_.normalize(*raw, type::last_branch);
+            xml_element const* l = &last;
             last_branch_plan lb;
             for (auto const* e : items_of(*l, "Events")) add_hook(lb.events, *e);
             if (auto const* f = child(*l, "LastBranchFilters"); f && !f->children.empty())

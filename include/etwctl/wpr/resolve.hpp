@@ -170,16 +170,6 @@ inline void stamp(xml_element& e, std::size_t source) {
     return false;
 }
 
-/// The schema type of a child element in a parent of type t, or none.
-[[nodiscard]] inline schema::type child_type(schema::type t, std::string_view name) noexcept {
-    auto const& r = schema::rule_for(t);
-    for (std::size_t i = 0; i < r.content_count; ++i) {
-        if (r.content[i].name == name) return r.content[i].of;
-        if (!r.content[i].alt_name.empty() && r.content[i].alt_name == name) return r.content[i].alt;
-    }
-    return schema::type::none;
-}
-
 class resolver {
 public:
     resolver(std::vector<document> const& docs, std::vector<finding>& out) : docs_(docs), out_(out) {
@@ -300,9 +290,11 @@ public:
                 continue;
             }
             if (is_list(part.of)) {
-                children.push_back(merge_list(from_base, from_derived, part.of));
+                children.push_back(merge_list(from_base, from_derived));
                 continue;
             }
+            // A single setting: the last one given wins (a reference layered over another keeps both).
+            if (part.max == 1 && from_derived.size() > 1) from_derived.erase(from_derived.begin(), from_derived.end() - 1);
             for (auto const* c : from_derived) {
                 if (is_single_with_operation(part.of)) {
                     std::string_view const op = c->value_of("Operation");
@@ -312,7 +304,7 @@ public:
                              "etwctl uses the value as Operation='Set'",
                              c->attribute("Operation"));
                 }
-                children.push_back(normalize(*c, part.of));
+                children.push_back(*c);
             }
         }
         for (auto const& c : base.children)
@@ -324,9 +316,26 @@ public:
     /// One element with its lists' operations applied (an object without Base).
     xml_element normalize(xml_element const& e, schema::type t) { return merge(xml_element{}, e, t, false); }
 
+    /// Two references to one object (a Collectors or EventProviders item given again by a derived
+    /// profile): the later one's attributes over the earlier's, and both one's children in order, so that
+    /// applying the result over the object applies each in turn (lists by their Operation, single
+    /// settings the last).
+    static xml_element layer(xml_element under, xml_element const& over) {
+        for (auto const& a : over.attributes) {
+            bool replaced = false;
+            for (auto& u : under.attributes)
+                if (u.name == a.name) u = a, replaced = true;
+            if (!replaced) under.attributes.push_back(a);
+        }
+        for (auto const& c : over.children) under.children.push_back(c);
+        under.at = over.at;
+        under.source = over.source;
+        return under;
+    }
+
     /// The lists of one particle: the inherited items, then each of the derived's lists by its Operation.
-    xml_element merge_list(std::vector<xml_element const*> const& from_base, std::vector<xml_element const*> const& from_derived,
-                           schema::type t) {
+    static xml_element merge_list(std::vector<xml_element const*> const& from_base,
+                                  std::vector<xml_element const*> const& from_derived) {
         std::vector<xml_element> items;
         for (auto const* l : from_base)
             for (auto const& i : l->children) items.push_back(i);
@@ -344,9 +353,10 @@ public:
                     if (found != items.end()) items.erase(found);
                     continue;
                 }
-                schema::type const it = child_type(t, i.name);
-                if (found != items.end()) *found = merge(*found, i, it, false);
-                else items.push_back(normalize(i, it));
+                // Items stay as written (a reference's own lists keep their Operation until it is applied
+                // over its object); an item given again is layered over the first.
+                if (found != items.end()) *found = layer(*found, i);
+                else items.push_back(i);
             }
         }
         result.attributes.erase(std::remove_if(result.attributes.begin(), result.attributes.end(),

@@ -6,6 +6,7 @@
 // as warnings. Opt-in and allocating, as all of etwctl/wpr/.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -267,6 +268,7 @@ struct validator {
     }
 
     void attributes(xml_element const& e, schema::type_rule const& r) {
+        std::vector<std::string> suggested; // a misspelt required attribute is one fault, not two
         for (auto const& a : e.attributes) {
             if (infrastructure_attribute(a.name)) continue;
             schema::attribute_rule const* rule = nullptr;
@@ -286,6 +288,7 @@ struct validator {
                 std::string const s = nearest_value(a.name, [&](auto f) {
                     for (std::size_t i = 0; i < r.attribute_count; ++i) f(r.attributes[i].name);
                 });
+                suggested.push_back(s);
                 error(check::attribute, e,
                       "unknown attribute '" + a.name + "'" + suggestion_text(s) +
                           (allowed.empty() ? std::string(" (this element has no attributes)") : " (the schema allows: " + allowed + ")"),
@@ -295,9 +298,12 @@ struct validator {
             if (std::string const fault = value_fault(*rule, a.value); !fault.empty())
                 error(check::value, e, a.name + ": " + fault, &a);
         }
-        for (std::size_t i = 0; i < r.attribute_count; ++i)
-            if (r.attributes[i].required && !e.has(r.attributes[i].name))
-                error(check::attribute, e, "missing required attribute '" + std::string(r.attributes[i].name) + "'");
+        for (std::size_t i = 0; i < r.attribute_count; ++i) {
+            std::string const name(r.attributes[i].name);
+            if (r.attributes[i].required && !e.has(name) &&
+                std::find(suggested.begin(), suggested.end(), name) == suggested.end())
+                error(check::attribute, e, "missing required attribute '" + name + "'");
+        }
     }
 
     static std::string order_text(schema::type_rule const& r) {
