@@ -2,6 +2,7 @@
 // PERF_* flag, EVENT_TRACE_FLAG_* bit and profile source, and the names published without a value. The document is generated, never edited by hand; the
 // test etwctl_reference_doc_in_sync fails when it no longer matches the tables.
 //   usage: etwctl_gen_reference <output.md>
+#include <cstddef>
 #include <cstdio>
 #include <string_view>
 
@@ -52,6 +53,20 @@ void mask_cell(group_mask const& m) {
     }
 }
 
+template <std::size_t N>
+void without_value_table(std::string_view column, known_name_without_value const (&rows)[N]) {
+    put("| ");
+    put(column);
+    put(" | Published in |\n|---|---|\n");
+    for (auto const& w : rows) {
+        put("| ");
+        put(w.name);
+        put(" | ");
+        put(w.seen_in);
+        put(" |\n");
+    }
+}
+
 void events() {
     put("## Kernel events (stack-walk names)\n\n");
     put("Source: `include/etwctl/kernel_events.hpp`. Hook id = (group << 8) | type. Names are matched "
@@ -97,14 +112,7 @@ void events() {
         "etwctl follows the kernel: `ImageLoad` = 0x030A.\n\n");
     put("**Names without a public hook id.** xperf or WPR publishes these names, but no public source gives their "
         "hook id; the parsers refuse them by name (`parse_name_without_value`) and never guess one:\n\n");
-    put("| Name | Published in |\n|---|---|\n");
-    for (auto const& w : kernel_event_without_hook) {
-        put("| ");
-        put(w.name);
-        put(" | ");
-        put(w.seen_in);
-        put(" |\n");
-    }
+    without_value_table("Name", kernel_event_without_hook);
     put("\n");
 }
 
@@ -125,14 +133,7 @@ void xperf_flags() {
         put(" |\n");
     }
     put("\nNo public value is known for these flag names; they are refused by name (`parse_name_without_value`):\n\n");
-    put("| Name | Published in |\n|---|---|\n");
-    for (auto const& f : xperf_kernel_flag_without_value) {
-        put("| ");
-        put(f.name);
-        put(" | ");
-        put(f.seen_in);
-        put(" |\n");
-    }
+    without_value_table("Name", xperf_kernel_flag_without_value);
     put("\n## Kernel groups (xperf names)\n\nSource: `include/etwctl/names/flags.hpp`. A group is the union of "
         "its members; the etwctl tool accepts group names wherever it takes kernel flags. *inferred*: membership "
         "from an older xperf's `-providers KG` output only.\n\n| Group | Members | Notes |\n|---|---|---|\n");
@@ -171,14 +172,7 @@ void wpr_keywords_section() {
         put(" |\n");
     }
     put("\nNo public value is known for these WPR keywords; they are refused by name (`parse_name_without_value`):\n\n");
-    put("| Keyword | Published in |\n|---|---|\n");
-    for (auto const& w : wpr_keyword_without_value) {
-        put("| ");
-        put(w.name);
-        put(" | ");
-        put(w.seen_in);
-        put(" |\n");
-    }
+    without_value_table("Keyword", wpr_keyword_without_value);
     put("\n");
 }
 

@@ -120,6 +120,14 @@ TEST_CASE("every WPR Stack name: its hook id, the same as xperf's name's, or ref
         }
     }
     CHECK(with_hook == std::size(wpr_stack_names));
+    // the schema's whole enumeration: the names with a hook and the four without
+    CHECK(rows.size() - with_hook == std::size(wpr_stack_names_without_hook));
+    for (auto n : wpr_stack_names_without_hook) {
+        CAPTURE(n);
+        bool listed = false;
+        for (auto const& r : rows) listed = listed || (r[0] == n && r[1] == "-");
+        CHECK(listed);
+    }
 }
 
 TEST_CASE("WPR's spellings of xperf's names: one hook, both names accepted, xperf's stays canonical") {

@@ -12,6 +12,10 @@
 
 #include "etwctl/wpr/wpr.hpp"
 
+#ifndef ETWCTL_WPR_DATA // set by tests/wpr/CMakeLists.txt; the compile-only hygiene checks do not set it
+#define ETWCTL_WPR_DATA "tests/wpr/data"
+#endif
+
 namespace wpr_test {
 namespace wpr = etwctl::wpr;
 

@@ -467,14 +467,18 @@ constexpr bool xperf_table_well_formed() noexcept {
     }
     return true;
 }
-constexpr bool perf_table_well_formed() noexcept {
-    constexpr std::size_t n = sizeof(perf_flag_table) / sizeof(perf_flag_table[0]);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (perf_flag_table[i].flag.bits() == 0) return false;
-        for (std::size_t j = i + 1; j < n; ++j)
-            if (iequals(perf_flag_table[i].name, perf_flag_table[j].name)) return false;
-    }
+/// No two rows' names equal case-insensitively (name_of: row -> string_view).
+template <class Row, std::size_t N, class NameOf>
+constexpr bool names_unique(Row const (&rows)[N], NameOf name_of) noexcept {
+    for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t j = i + 1; j < N; ++j)
+            if (iequals(name_of(rows[i]), name_of(rows[j]))) return false;
     return true;
+}
+constexpr bool perf_table_well_formed() noexcept {
+    for (auto const& f : perf_flag_table)
+        if (f.flag.bits() == 0) return false;
+    return names_unique(perf_flag_table, [](perf_flag_info const& f) { return f.name; });
 }
 } // namespace detail
 

@@ -183,21 +183,13 @@ constexpr bool list_name_ok(std::string_view n) noexcept {
 /// WPR's lists, and every known_name_without_value table: names unique and parseable; every keyword has
 /// bits; every Stack name is a kernel_event_table name; no name both has a value and is listed without one.
 constexpr bool wpr_tables_well_formed() noexcept {
-    constexpr std::size_t nk = sizeof(wpr_keyword_table) / sizeof(wpr_keyword_table[0]);
-    for (std::size_t i = 0; i < nk; ++i) {
-        auto const& k = wpr_keyword_table[i];
-        if (!list_name_ok(k.name) || k.value.bits() == 0) return false;
-        if (find_without_value(wpr_keyword_without_value, k.name)) return false;
-        for (std::size_t j = i + 1; j < nk; ++j)
-            if (iequals(k.name, wpr_keyword_table[j].name)) return false;
-    }
-    constexpr std::size_t ns = sizeof(wpr_stack_names) / sizeof(wpr_stack_names[0]);
-    for (std::size_t i = 0; i < ns; ++i) {
-        if (!find_kernel_event(wpr_stack_names[i]) || find_without_value(kernel_event_without_hook, wpr_stack_names[i]))
-            return false;
-        for (std::size_t j = i + 1; j < ns; ++j)
-            if (iequals(wpr_stack_names[i], wpr_stack_names[j])) return false;
-    }
+    for (auto const& k : wpr_keyword_table)
+        if (!list_name_ok(k.name) || k.value.bits() == 0 || find_without_value(wpr_keyword_without_value, k.name)) return false;
+    for (auto n : wpr_stack_names)
+        if (!find_kernel_event(n) || find_without_value(kernel_event_without_hook, n)) return false;
+    if (!names_unique(wpr_keyword_table, [](wpr_keyword const& k) { return k.name; }) ||
+        !names_unique(wpr_stack_names, [](std::string_view n) { return n; }))
+        return false;
     for (auto const& w : kernel_event_without_hook)
         if (!list_name_ok(w.name) || find_kernel_event(w.name)) return false;
     for (auto const& w : xperf_kernel_flag_without_value)

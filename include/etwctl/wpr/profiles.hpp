@@ -67,7 +67,7 @@ using schema::type;
 
 [[nodiscard]] inline std::string lower_ascii(std::string_view s) {
     std::string o(s);
-    for (char& c : o) c = static_cast<char>(etwctl::detail::ascii_lower(c));
+    for (char& c : o) c = etwctl::detail::ascii_lower(c);
     return o;
 }
 

@@ -162,18 +162,21 @@ struct tree_builder {
     detail::line_index const lines(text);
     pugi::xml_document x;
     pugi::xml_parse_result const r = x.load_buffer(text.data(), text.size(), pugi::parse_default, pugi::encoding_utf8);
-    if (!r) {
-        std::size_t const offset = r.offset < 0 ? 0 : static_cast<std::size_t>(r.offset);
-        position const p = lines.at(offset);
+    auto fault = [&](std::string why, position at) {
         finding f;
         f.level = severity::error;
         f.what = check::xml;
         f.file = d.file;
-        f.line = p.line;
-        f.column = p.column;
-        f.text = std::string("not well-formed XML: ") + r.description();
-        if (std::string const q = detail::quote_at(text, offset); !q.empty()) f.text += " at '" + q + "'";
+        f.line = at.line;
+        f.column = at.column;
+        f.text = std::move(why);
         d.findings.push_back(std::move(f));
+    };
+    if (!r) {
+        std::size_t const offset = r.offset < 0 ? 0 : static_cast<std::size_t>(r.offset);
+        std::string why = std::string("not well-formed XML: ") + r.description();
+        if (std::string const q = detail::quote_at(text, offset); !q.empty()) why += " at '" + q + "'";
+        fault(std::move(why), lines.at(offset));
         return d;
     }
     pugi::xml_node root;
@@ -183,24 +186,14 @@ struct tree_builder {
             if (roots++ == 0) root = c;
         }
     if (!root) {
-        finding f;
-        f.level = severity::error;
-        f.what = check::xml;
-        f.file = d.file;
-        f.text = "no root element (a .wprp's root is <WindowsPerformanceRecorder>)";
-        d.findings.push_back(std::move(f));
+        fault("no root element (a .wprp's root is <WindowsPerformanceRecorder>)", {});
         return d;
     }
     char const* base = root.name() - root.offset_debug();
     detail::tree_builder const b{d.file, lines, base};
     d.root = b.element(root);
     if (roots > 1) {
-        finding f;
-        f.level = severity::error;
-        f.what = check::xml;
-        f.file = d.file;
-        f.text = "more than one root element";
-        d.findings.push_back(std::move(f));
+        fault("more than one root element", {});
         d.root.reset();
     }
     return d;

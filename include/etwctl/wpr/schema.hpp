@@ -162,7 +162,25 @@ struct type_rule {
     bool value_key = false; ///< xs:key on the children's @Value: no value twice in one list
 };
 
+namespace detail {
+template <std::size_t A, std::size_t C>
+constexpr type_rule rule_of(std::string_view xsd, attribute_rule const (&a)[A], particle const (&c)[C], bool key = false) {
+    return {xsd, a, A, c, C, key};
+}
+template <std::size_t A>
+constexpr type_rule attributes_only(std::string_view xsd, attribute_rule const (&a)[A]) {
+    return {xsd, a, A, nullptr, 0, false};
+}
+template <std::size_t C>
+constexpr type_rule content_only(std::string_view xsd, particle const (&c)[C], bool key = false) {
+    return {xsd, nullptr, 0, c, C, key};
+}
+} // namespace detail
+
 namespace tables {
+using detail::attributes_only;
+using detail::content_only;
+using detail::rule_of;
 // clang-format off
 inline constexpr std::string_view operation_values[] = {"Set", "Add", "Remove"};
 inline constexpr std::string_view name_operation_values[] = {"Set", "Add"};
@@ -249,8 +267,8 @@ inline constexpr attribute_rule capture_state_custom_keyword_attrs[] = {{"Value"
 inline constexpr particle stacks_content[] = {{"Stack", type::stack, 1, unbounded, "CustomStack", type::custom_stack}};
 inline constexpr attribute_rule stack_attrs[] = {{"Value", value_kind::stack_name, true}, {"Strict", value_kind::boolean}};
 inline constexpr attribute_rule custom_stack_attrs[] = {{"Value", value_kind::hex_or_dec, true}};
-inline constexpr particle pool_tags_content[] = {{"PoolTag", type::pool_tag, 1, 4}};
-inline constexpr attribute_rule pool_tag_attrs[] = {{"Value", value_kind::pool_tag, true}};
+inline constexpr particle pooltags_content[] = {{"PoolTag", type::pool_tag, 1, 4}};
+inline constexpr attribute_rule pooltag_attrs[] = {{"Value", value_kind::pool_tag, true}};
 
 // hardware counters
 inline constexpr attribute_rule micro_architectural_config_attrs[] = {{"Id", value_kind::id, true}, {"Base"},
@@ -379,20 +397,7 @@ inline constexpr particle on_off_configuration_content[] = {{"PrepareSystem", ty
 inline constexpr attribute_rule required_boolean_attrs[] = {{"Value", value_kind::boolean, true}};
 inline constexpr attribute_rule simple_value_attrs[] = {{"Value", value_kind::u16_min1, true}};
 inline constexpr attribute_rule delay_value_attrs[] = {{"Value", value_kind::delay, true}};
-inline constexpr attribute_rule transition_tag_attrs[] = {{"Value", value_kind::transition_tag, true}};
-
-template <std::size_t A, std::size_t C>
-constexpr type_rule rule_of(std::string_view xsd, attribute_rule const (&a)[A], particle const (&c)[C], bool key = false) {
-    return {xsd, a, A, c, C, key};
-}
-template <std::size_t A>
-constexpr type_rule attributes_only(std::string_view xsd, attribute_rule const (&a)[A]) {
-    return {xsd, a, A, nullptr, 0, false};
-}
-template <std::size_t C>
-constexpr type_rule content_only(std::string_view xsd, particle const (&c)[C], bool key = false) {
-    return {xsd, nullptr, 0, c, C, key};
-}
+inline constexpr attribute_rule transition_attrs[] = {{"Value", value_kind::transition_tag, true}};
 
 /// Indexed by schema::type.
 inline constexpr type_rule rules[] = {
@@ -420,8 +425,8 @@ inline constexpr type_rule rules[] = {
     rule_of("Stacks", op_only, stacks_content, true),
     attributes_only("SystemStackType", stack_attrs),
     attributes_only("CustomStackType", custom_stack_attrs),
-    rule_of("PoolTags", op_only, pool_tags_content, true),
-    attributes_only("SystemPoolTagType", pool_tag_attrs),
+    rule_of("PoolTags", op_only, pooltags_content, true),
+    attributes_only("SystemPoolTagType", pooltag_attrs),
     rule_of("MicroArchitecturalConfigType", micro_architectural_config_attrs, micro_architectural_config_content),
     rule_of("MicroArchitecturalConfigIdType", value_id_attrs, micro_architectural_config_content),
     rule_of("ProfileSourcesType", profile_sources_attrs, profile_sources_content),
@@ -472,7 +477,7 @@ inline constexpr type_rule rules[] = {
     attributes_only("PrepareSystem", required_boolean_attrs),
     attributes_only("NumberOfRuns", simple_value_attrs),
     attributes_only("(delay)", delay_value_attrs),
-    attributes_only("TransitionTag", transition_tag_attrs),
+    attributes_only("TransitionTag", transition_attrs),
 };
 // clang-format on
 static_assert(sizeof(rules) / sizeof(rules[0]) == static_cast<std::size_t>(type::count_),
