@@ -67,6 +67,7 @@ enum class rule : std::uint16_t {
     parse_empty_name,
     parse_too_many_names,
     parse_input_too_long,
+    parse_name_without_value,
     // custom hardware counters (profiler/custom_counters.hpp; phnt ntexapi.h EVENT_TRACE_PROFILE_ADD_INFORMATION)
     custom_counter_field_range,
     custom_counter_description,
@@ -209,6 +210,8 @@ inline constexpr rule_info rule_table[] = {
     {rule::parse_too_many_names, win32::incorrect_size, "parse_too_many_names", "more names than the list can hold"},
     {rule::parse_input_too_long, win32::incorrect_size, "parse_input_too_long",
      "name list longer than the 64 KiB etwctl parses (limits::max_parse_length)"},
+    {rule::parse_name_without_value, win32::invalid_parameter, "parse_name_without_value",
+     "a known name (xperf or WPR publishes it) whose value no public source gives; etwctl does not guess it"},
     {rule::custom_counter_field_range, win32::invalid_parameter, "custom_counter_field_range",
      "custom hardware counter: a field is wider than the hardware's (AMD EventSelect is 12 bits, HostGuest 2 bits)"},
     {rule::custom_counter_description, win32::invalid_parameter, "custom_counter_description",

@@ -293,6 +293,8 @@ trigger const triggers[] = {
      }},
     {rule::parse_unknown_name, "parse_stack_walk(\"NoSuchEvent\")",
      [] { hook_id ids[4]; std::size_t n = 0; return as_rule(parse_stack_walk("NoSuchEvent", ids, n)); }},
+    {rule::parse_name_without_value, "parse_wpr_keywords(\"Loader+HvHypercalls\")",
+     [] { group_mask m; return as_rule(parse_wpr_keywords("Loader+HvHypercalls", m)); }},
     {rule::parse_duplicate_name, "parse_stack_walk(\"CSwitch+CSwitch\")",
      [] { hook_id ids[4]; std::size_t n = 0; return as_rule(parse_stack_walk("CSwitch+CSwitch", ids, n)); }},
     {rule::parse_empty_name, "parse_kernel_flags(\"PROC_THREAD+\")",

@@ -1,7 +1,8 @@
-// Prints docs/reference.md from etwctl's tables: every named kernel event, kernel flag, PERF_* flag,
-// EVENT_TRACE_FLAG_* bit and profile source. The document is generated, never edited by hand; the
+// Prints docs/reference.md from etwctl's tables: every named kernel event, kernel flag, WPR keyword,
+// PERF_* flag, EVENT_TRACE_FLAG_* bit and profile source, and the names published without a value. The document is generated, never edited by hand; the
 // test etwctl_reference_doc_in_sync fails when it no longer matches the tables.
 //   usage: etwctl_gen_reference <output.md>
+#include <cstddef>
 #include <cstdio>
 #include <string_view>
 
@@ -10,6 +11,7 @@
 #include "etwctl/names/parse.hpp"
 #include "etwctl/names/flags.hpp"
 #include "etwctl/names/sources.hpp"
+#include "etwctl/names/wpr.hpp"
 
 namespace {
 using namespace etwctl;
@@ -51,14 +53,29 @@ void mask_cell(group_mask const& m) {
     }
 }
 
+template <std::size_t N>
+void without_value_table(std::string_view column, known_name_without_value const (&rows)[N]) {
+    put("| ");
+    put(column);
+    put(" | Published in |\n|---|---|\n");
+    for (auto const& w : rows) {
+        put("| ");
+        put(w.name);
+        put(" | ");
+        put(w.seen_in);
+        put(" |\n");
+    }
+}
+
 void events() {
     put("## Kernel events (stack-walk names)\n\n");
     put("Source: `include/etwctl/names/events.hpp`. Hook id = (group << 8) | type. Names are matched "
         "case-insensitively; `stack_walk<\"...\">` and `parse_stack_walk` also accept a hook id as `0x` + 1..4 hex "
         "digits. *alias*: a second name for the hook of the row above it; *inferred name*: no source gives this "
         "name, etwctl chose one in xperf's style; *inferred flag*: the enabling flag is etwctl's reading of a "
-        "range the facts give together. The enabling flag is indicative (no formal group-to-flag table is "
-        "known); – = not determined.\n\n");
+        "range the facts give together; *WPR Stack name*: a `<Stack Value=\"...\"/>` name of Windows Performance "
+        "Recorder's profile schema (WPR spells some of xperf's names out: an alias row). The enabling flag is "
+        "indicative (no formal group-to-flag table is known); – = not determined.\n\n");
     put("| Name | Hook id | Group (GUID name) | Type | Enabling flag | Notes |\n");
     put("|---|---|---|---|---|---|\n");
     for (auto const& e : kernel_event_table) {
@@ -85,6 +102,7 @@ void events() {
         if (e.inferred) note("inferred name");
         if (e.inferred_flag) note("inferred flag");
         if (!e.xperf_name) note("not an xperf name");
+        if (!wpr_stack_name(e.name).empty()) note("WPR Stack name");
         if (e.name == "ImageLoad") note("kernel logs loads as {ProcessGuid, 10}; {ImageLoadGuid, 10} would be 0x140A");
         put(" |\n");
     }
@@ -92,6 +110,10 @@ void events() {
         "re-labels them ImageLoadGuid/opcode 10; PerfView requests image-load stacks as {ProcessGuid, 10}. A "
         "CLASSIC_EVENT_ID {ImageLoadGuid, 10} translates to 0x140A, which the kernel does not emit for loads. "
         "etwctl follows the kernel: `ImageLoad` = 0x030A.\n\n");
+    put("**Names without a public hook id.** xperf or WPR publishes these names, but no public source gives their "
+        "hook id; the parsers refuse them by name (`parse_name_without_value`) and never guess one:\n\n");
+    without_value_table("Name", kernel_event_without_hook);
+    put("\n");
 }
 
 void xperf_flags() {
@@ -110,12 +132,9 @@ void xperf_flags() {
         if (f.inferred) put("inferred");
         put(" |\n");
     }
-    put("\nNo public value is known for these xperf flag names; they are not accepted:");
-    for (auto const& f : xperf_kernel_flag_without_value) {
-        put(" ");
-        put(f.name);
-    }
-    put(".\n\n## Kernel groups (xperf names)\n\nSource: `include/etwctl/names/flags.hpp`. A group is the union of "
+    put("\nNo public value is known for these flag names; they are refused by name (`parse_name_without_value`):\n\n");
+    without_value_table("Name", xperf_kernel_flag_without_value);
+    put("\n## Kernel groups (xperf names)\n\nSource: `include/etwctl/names/flags.hpp`. A group is the union of "
         "its members; the etwctl tool accepts group names wherever it takes kernel flags. *inferred*: membership "
         "from an older xperf's `-providers KG` output only.\n\n| Group | Members | Notes |\n|---|---|---|\n");
     for (auto const& g : xperf_kernel_group_table) {
@@ -127,6 +146,33 @@ void xperf_flags() {
         if (g.inferred) put("inferred");
         put(" |\n");
     }
+    put("\n");
+}
+
+void wpr_keywords_section() {
+    put("## WPR SystemProvider keywords\n\n");
+    put("Source: `include/etwctl/names/wpr.hpp`: the `<Keyword Value=\"...\"/>` names of Windows Performance "
+        "Recorder's profile schema (WPRControlProfiles.xsd) and the group-mask value each stands for. "
+        "`wpr_keywords<\"...\">` and `parse_wpr_keywords` combine them as a set union over the 8 masks, and also "
+        "take a value as `0x` + 1..8 hex digits (WPR's CustomKeyword) or `mask<i>:0x<hex>`. Every value is "
+        "inferred: *decoded table*: a third-party table (InstantTraceViewer's Wprp.cs) decoded with TraceEvent's "
+        "keyword values; *name match*: the keyword matches a PERF_* constant by name. *Learn*: also in the keyword "
+        "table on learn.microsoft.com. WPR's plain CSwitch, DPC, Drivers, Interrupt, ReadyThread, SampledProfile, "
+        "SystemCall and VirtualAllocation are the Masks[0] alias bits.\n\n");
+    put("| Keyword | Group mask | PERF / EVENT_TRACE_FLAG name | Value from | Learn |\n|---|---|---|---|---|\n");
+    for (auto const& k : wpr_keyword_table) {
+        put("| ");
+        put(k.name);
+        put(" | ");
+        mask_cell(group_mask(k.value));
+        put(" | ");
+        flag_cell(k.value);
+        put(k.source == wpr_value_source::name_match ? " | name match | " : " | decoded table | ");
+        put(k.on_learn ? "yes" : "");
+        put(" |\n");
+    }
+    put("\nNo public value is known for these WPR keywords; they are refused by name (`parse_name_without_value`):\n\n");
+    without_value_table("Keyword", wpr_keyword_without_value);
     put("\n");
 }
 
@@ -214,6 +260,7 @@ int main(int argc, char** argv) {
         "`cmake --build <build dir> --target etwctl_update_reference`.\n\n");
     events();
     xperf_flags();
+    wpr_keywords_section();
     perf_names();
     enable_flags();
     sources();

@@ -6,6 +6,7 @@
 #include "etwctl/names/parse.hpp"
 #include "etwctl/names/flags.hpp"
 #include "etwctl/names/sources.hpp"
+#include "etwctl/names/wpr.hpp"
 
 namespace {
 using namespace etwctl;
@@ -115,6 +116,14 @@ static_assert(sw.size() == 3 && sw[0] == hook_id{0x0524} && sw[1] == hook_id{0x0
 static_assert(stack_walk<" cswitch + 0x0F2f ">.size() == 2 && stack_walk<" cswitch + 0x0F2f ">[1] == hook_id{0x0F2F});
 static_assert(stack_walk<"">.empty());
 
+// WPR's names (names/wpr.hpp): keywords as group-mask values, Stack names as hook ids.
+static_assert(find_wpr_keyword("CSwitch")->value.value == 0x00000010U, "WPR's plain CSwitch is the Masks[0] alias bit");
+static_assert(find_wpr_keyword("KeClock")->value == perf::clock_timer && find_wpr_keyword("HiberRundown")->value.index() == 5);
+static_assert(!find_wpr_keyword("HvHypercalls") && find_wpr_keyword_without_value("HvHypercalls"));
+static_assert(find_wpr_stack("SampledProfile")->hook() == hook_id{0x0F2E} && !find_wpr_stack("Profile"));
+static_assert(find_wpr_stack("ProcessFreeze")->hook() == hook_id{0x0324} && find_wpr_stack("WakeEventKernel")->hook() == hook_id{0x0362});
+static_assert(wpr_keywords<"ProcessThread+Loader+IdleStates">.masks[0] == 0x7U && wpr_keywords<"ProcessThread+Loader+IdleStates">.masks[2] == 0x8000U);
+
 // Section 4: profile sources.
 static_assert(profile_source_by_name("Timer") == profile_source::time);
 static_assert(profile_source_by_name("ProfileTime") == profile_source::time);
@@ -141,6 +150,9 @@ static_assert(detail::xperf_table_well_formed(),
               "etwctl: xperf_kernel_flag_table: names and masks must be unique and no row may follow a row it "
               "strictly contains");
 static_assert(detail::perf_table_well_formed(), "etwctl: perf_flag_table: names unique, no empty flag");
+static_assert(detail::wpr_tables_well_formed(),
+              "etwctl: WPR's keyword and Stack lists and the known-names-without-value tables: names unique and "
+              "parseable, every Stack name in kernel_event_table, no name both with and without a value");
 static_assert(detail::profile_source_table_well_formed(),
               "etwctl: profile_source_table rows must be in value order without gaps, names unique");
 } // namespace etwctl

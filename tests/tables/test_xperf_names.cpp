@@ -15,6 +15,7 @@
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/flags.hpp"
 #include "etwctl/names/parse.hpp"
+#include "etwctl/names/wpr.hpp"
 
 namespace {
 using namespace etwctl;
@@ -39,7 +40,7 @@ std::string lower(std::string_view s) {
     return o;
 }
 
-// xperf names with no public hook id: not in the table (events.hpp's header comment says so).
+// xperf names with no public hook id: not in the table, but in kernel_event_without_hook (refused by name).
 const std::set<std::string> left_out = {"ThreadSetIdealProcessor", "ThreadSetUserIdealProcessor", "KernelSignal",
                                         "KernelSignalInit", "KernelSync", "KernelSyncAll", "KernelWaitSync",
                                         "KernelWaitSyncAll"};
@@ -70,6 +71,14 @@ TEST_CASE("every name in xperf's list is in the table or documented as left out"
         auto const* e = find_kernel_event(n);
         if (left_out.count(n)) {
             CHECK(e == nullptr);
+            REQUIRE(find_kernel_event_without_hook(n) != nullptr); // known: refused by name, not "unknown"
+            hook_id ids[2];
+            std::size_t count = 0;
+            parse_error err;
+            CHECK(parse_stack_walk("CSwitch+" + n, ids, count, &err) == rule::parse_name_without_value);
+            CHECK(err.offset == 8);
+            CHECK(err.length == n.size());
+            CHECK(err.note.find("xperf") != std::string_view::npos);
             continue;
         }
         REQUIRE(e != nullptr);
@@ -112,7 +121,11 @@ TEST_CASE("events without an enabling flag are exactly those no kernel flag turn
                                             "PagefileMappedSectionObjectDelete", "CritSecCollision", "ThreadPoolCallbackEnqueue",
                                             "ThreadPoolCallbackDequeue", "ThreadPoolCallbackStart", "ThreadPoolCallbackStop",
                                             "ThreadPoolCallbackCancel", "ThreadPoolCreate", "ThreadPoolClose",
-                                            "ThreadPoolSetMinThreads", "ThreadPoolSetMaxThreads"};
+                                            "ThreadPoolSetMinThreads", "ThreadPoolSetMaxThreads",
+                                            // WPR's names: its spelling of ProfileSetInterval, and the thread-pool timers
+                                            "SampledProfileSetInterval", "ThreadPoolTimerSet", "ThreadPoolTimerCancelled",
+                                            "ThreadPoolSetNtTimer", "ThreadPoolCancelNtTimer", "ThreadPoolTimerExpirationBegin",
+                                            "ThreadPoolTimerExpirationEnd", "ThreadPoolTimerExpiration"};
     std::set<std::string> without;
     for (auto const& e : kernel_event_table)
         if (!e.enabling_flag()) without.insert(std::string(e.name));
@@ -130,17 +143,40 @@ TEST_CASE("xperf's kernel flags: the table plus the names without a public value
     CHECK(ours == listed);
 }
 
-TEST_CASE("SYNCOBJECTS is PERF_SYNC_OBJECTS (inferred); HAL_CLOCK and KE_CLOCK have no public value") {
+TEST_CASE("SYNCOBJECTS is PERF_SYNC_OBJECTS (inferred); HAL_CLOCK has no public value and is refused by name") {
     REQUIRE(find_xperf_kernel_flag("SYNCOBJECTS") != nullptr);
     CHECK(find_xperf_kernel_flag("SYNCOBJECTS")->mask == mask_of(perf::sync_objects));
     CHECK(find_xperf_kernel_flag("syncobjects")->inferred);
-    for (std::string_view n : {"HAL_CLOCK", "KE_CLOCK", "hal_clock"}) {
+    for (std::string_view n : {"HAL_CLOCK", "hal_clock"}) {
         CAPTURE(n);
         CHECK(find_xperf_kernel_flag(n) == nullptr);
         CHECK(find_xperf_flag_without_value(n) != nullptr);
         group_mask m;
-        CHECK(parse_kernel_flags(n, m) == rule::parse_unknown_name);
+        parse_error err;
+        CHECK(parse_kernel_flags(n, m, &err) == rule::parse_name_without_value);
+        CHECK(err.note == find_xperf_flag_without_value(n)->seen_in);
     }
+}
+
+TEST_CASE("KE_CLOCK, KQUEUE and IDLE_STATES are WPR's KeClock, KernelQueue and IdleStates (inferred values)") {
+    struct row { std::string_view xperf, wpr; perf_flag value; };
+    constexpr row rows[] = {{"KE_CLOCK", "KeClock", perf::clock_timer},
+                            {"KQUEUE", "KernelQueue", perf::kernel_queue},
+                            {"IDLE_STATES", "IdleStates", perf::processor_idle}};
+    for (auto const& r : rows) {
+        CAPTURE(r.xperf);
+        auto const* f = find_xperf_kernel_flag(r.xperf);
+        REQUIRE(f != nullptr);
+        CHECK(f->inferred);
+        CHECK(identical(f->mask, mask_of(r.value)));
+        CHECK(find_xperf_flag_without_value(r.xperf) == nullptr);
+        REQUIRE(find_wpr_keyword(r.wpr) != nullptr);
+        CHECK(find_wpr_keyword(r.wpr)->value == r.value);
+        group_mask m;
+        CHECK(parse_kernel_flags(r.xperf, m) == rule::ok);
+        CHECK(identical(m, mask_of(r.value)));
+    }
+    CHECK(identical(kernel_flags<"KE_CLOCK">, wpr_keywords<"KeClock">));
 }
 
 TEST_CASE("kernel groups: named unions equal to xperf's listing, DiagEasy and Latency confirmed") {

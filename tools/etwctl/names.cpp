@@ -32,6 +32,7 @@ std::string parse_error_text(std::string_view what, std::string_view text, etwct
     if (e.length) m += " '" + std::string(text.substr(e.offset, e.length)) + "'";
     m += " at offset " + std::to_string(e.offset);
     if (!e.suggestion.empty()) m += " (did you mean " + std::string(e.suggestion) + "?)";
+    if (!e.note.empty()) m += " (" + std::string(e.note) + ")";
     return m;
 }
 

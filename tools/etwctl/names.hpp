@@ -41,7 +41,7 @@ struct parsed {
 
 /// Kernel flags and xperf kernel groups joined with '+' (groups: Base, Latency, ...; the union of
 /// their members). Without a group name this is exactly etwctl::parse_kernel_flags. Flags xperf
-/// lists without a public value (KE_CLOCK, HAL_CLOCK, ...) are named as such.
+/// lists without a public value (HAL_CLOCK, ...) are named as such.
 parsed parse_flags_arg(std::string_view text, etwctl::group_mask& out);
 
 /// Stack-walk / PMC event names joined with '+'. `allow_comma` accepts ',' too (pmc --events).

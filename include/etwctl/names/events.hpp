@@ -10,12 +10,18 @@
 // `xperf -help stackwalk` as published on https://learn.microsoft.com/en-us/windows-hardware/test/wpt/stackwalk
 // (the list is tests/data/xperf_stackwalk_names.txt; a test keeps the xperf_name column equal to it).
 //
-// Columns: xperf_name = false marks a name xperf does not know (etwctl's own or an earlier etwctl
-// spelling kept as an alias); inferred = etwctl chose the name; inferred_flag = the enabling flag is
-// etwctl's reading (the public sources lump the event with a flag, disagree, or say nothing).
-// Left out: xperf's ThreadSetIdealProcessor, ThreadSetUserIdealProcessor, KernelSignal,
-// KernelSignalInit, KernelSync, KernelSyncAll, KernelWaitSync, KernelWaitSyncAll - no public source
-// gives their hook ids.
+// Windows Performance Recorder's Stack names (.wprp) are here too: names/wpr.hpp lists them, and each
+// resolves to a row of this table - the same row as xperf's name where WPR uses it, an alias row where
+// WPR spells xperf's name out (SampledProfile for Profile, RegistryOpenKey for RegOpenKey,
+// VirtualAllocation for VirtualAlloc, ...), and a row of its own, with the hook id of a phnt ntwmi.h
+// PERFINFO_LOG_TYPE_* constant matched by name, where xperf has no name (ProcessFreeze, Wake*,
+// ThreadPoolTimer*, ...). The list is tests/data/wpr_schema_stacks.txt, checked by tests/tables/test_wpr_names.cpp.
+//
+// Columns: xperf_name = false marks a name xperf does not know (WPR's, etwctl's own, or an earlier
+// etwctl spelling kept as an alias); inferred = etwctl chose the name; inferred_flag = the enabling
+// flag is etwctl's reading (the public sources lump the event with a flag, disagree, or say nothing).
+// Names no public source gives a hook id for (xperf's ThreadSetIdealProcessor, Kernel*, WPR's
+// KernelHypercalls, ...) are in kernel_event_without_hook below: known, refused by name, never guessed.
 //
 // Image load - the sources disagree, etwctl follows the kernel:
 //   The kernel logs image loads as hook 0x030A (PROCESS group, type 10 = EVENT_TRACE_TYPE_LOAD); the
@@ -122,11 +128,32 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::inferred_name(detail::process_ev("ProcessPerfCtr", 32, perf::perf_counter)),
     detail::inferred_name(detail::process_ev("ProcessPerfCtrRundown", 33, perf::perf_counter)),
     detail::inferred_flag(detail::inferred_name(detail::process_ev("ProcessDefunct", 39, perf::process))),
+    // WPR names with no xperf name, hook ids from phnt PERFINFO_LOG_TYPE_PROCESS_FREEZE / _THAW and the
+    // PERFINFO_LOG_TYPE_*_WAKE_* constants; the enabling flags are matched by name (PERF_PROCESS_FREEZE,
+    // PERF_WAKE_COUNTER / _DROP / _EVENT)
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("ProcessFreeze", 0x24, perf::process_freeze))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("ProcessResume", 0x25, perf::process_freeze))), // hook inferred: WPR's "resume" read as phnt's PROCESS_THAW
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeChargeUser", 0x30, perf::wake_counter))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeChargeExecution", 0x31, perf::wake_counter))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeChargeKernel", 0x32, perf::wake_counter))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeChargeInstrumentation", 0x33, perf::wake_counter))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeReleaseUser", 0x40, perf::wake_counter))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeReleaseExecution", 0x41, perf::wake_counter))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeReleaseKernel", 0x42, perf::wake_counter))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeReleaseInstrumentation", 0x43, perf::wake_counter))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeDropUser", 0x50, perf::wake_drop))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeDropExecution", 0x51, perf::wake_drop))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeDropKernel", 0x52, perf::wake_drop))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeDropInstrumentation", 0x53, perf::wake_drop))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeEventUser", 0x60, perf::wake_event))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeEventExecution", 0x61, perf::wake_event))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeEventKernel", 0x62, perf::wake_event))),
+    detail::inferred_flag(detail::etwctl_name(detail::process_ev("WakeEventInstrumentation", 0x63, perf::wake_event))),
     // THREAD group (0x05xx)
     detail::thread_ev("ThreadCreate", 1, perf::thread),
     detail::thread_ev("ThreadDelete", 2, perf::thread),            // PROC_THREAD (UIforETW StackWalkFlags.txt)
-    detail::inferred_flag(detail::inferred_name(detail::thread_ev("ThreadDCStart", 3, perf::thread))),
-    detail::inferred_flag(detail::inferred_name(detail::thread_ev("ThreadDCEnd", 4, perf::thread))),
+    detail::inferred_flag(detail::etwctl_name(detail::thread_ev("ThreadDCStart", 3, perf::thread))), // WPR's name
+    detail::inferred_flag(detail::etwctl_name(detail::thread_ev("ThreadDCEnd", 4, perf::thread))),     // WPR's name
     detail::thread_ev("CSwitch", 0x24, perf::context_switch),
     detail::inferred_name(detail::thread_ev("CompactCSwitch", 0x25, perf::compact_cswitch)),
     detail::inferred_name(detail::thread_ev("SpinLock", 0x29, perf::spinlock)),
@@ -148,18 +175,24 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::perfinfo_ev("PmcInterrupt", 0x2F, perf::pmc_profile),
     detail::inferred_flag(detail::etwctl_name(detail::perfinfo_ev("ISR-MSI", 0x32, perf::interrupt))),
     detail::perfinfo_ev("SyscallEnter", 0x33, perf::syscall),
+    detail::etwctl_name(detail::aliased(detail::perfinfo_ev("SystemCallEnter", 0x33, perf::syscall))),
     detail::perfinfo_ev("SyscallExit", 0x34, perf::syscall),
+    detail::etwctl_name(detail::aliased(detail::perfinfo_ev("SystemCallExit", 0x34, perf::syscall))),
     detail::etwctl_name(detail::perfinfo_ev("ThreadedDPC", 0x42, perf::dpc)),
     detail::etwctl_name(detail::perfinfo_ev("ISR", 0x43, perf::interrupt)),
     detail::etwctl_name(detail::perfinfo_ev("DPC", 0x44, perf::dpc)),
     detail::etwctl_name(detail::perfinfo_ev("TimerDPC", 0x45, perf::dpc)),
     detail::perfinfo_ev("ProfileSetInterval", 0x48),
+    detail::etwctl_name(detail::aliased(detail::perfinfo_ev("SampledProfileSetInterval", 0x48))),
     detail::inferred_name(detail::perfinfo_ev("ProfileSetIntervalDCStart", 0x49)),
     detail::inferred_name(detail::perfinfo_ev("ProfileSetIntervalDCEnd", 0x4A)),
     detail::etwctl_name(detail::perfinfo_ev("ClockInterrupt", 0x4F, perf::clock_interrupt)),
     detail::perfinfo_ev("TimerSetPeriodic", 0x52, perf::timer),
+    detail::etwctl_name(detail::aliased(detail::perfinfo_ev("TimerPeriodic", 0x52, perf::timer))),
     detail::perfinfo_ev("TimerSetOneShot", 0x53, perf::timer),
+    detail::etwctl_name(detail::aliased(detail::perfinfo_ev("TimerOneShot", 0x53, perf::timer))),
     detail::etwctl_name(detail::perfinfo_ev("IPI", 0x5B, perf::ipi)),
+    detail::etwctl_name(detail::aliased(detail::perfinfo_ev("InterProcessorInterrupt", 0x5B, perf::ipi))),
     detail::perfinfo_ev("CacheFlush", 0x63, perf::cache_flush),
     detail::inferred_flag(detail::perfinfo_ev("DpcEnqueue", 0x64, perf::dpc_queue)),
     detail::inferred_flag(detail::perfinfo_ev("DpcExecute", 0x65, perf::dpc_queue)),
@@ -193,6 +226,7 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::inferred_flag(detail::fault_ev("PagefileMappedSectionCreate", 0x49, perf::refset)),
     detail::inferred_flag(detail::fault_ev("PagefileMappedSectionDelete", 0x4F, perf::refset)),
     detail::fault_ev("VirtualAlloc", 0x62, perf::virtual_alloc),
+    detail::etwctl_name(detail::aliased(detail::fault_ev("VirtualAllocation", 0x62, perf::virtual_alloc))),
     detail::fault_ev("VirtualFree", 0x63, perf::virtual_alloc),
     detail::fault_ev("HeapRangeCreate", 0x65),
     detail::fault_ev("HeapRangeReserve", 0x66),
@@ -234,21 +268,40 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::file_ev("MiniFilterPostOpInit", 0x61, perf::flt_io_init),
     // REGISTRY group (0x09xx); types from EVENT_TRACE_TYPE_REG* (SDK evntrace.h)
     detail::registry_ev("RegCreateKey", 0x0A, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryCreateKey", 0x0A, perf::registry))),
     detail::registry_ev("RegOpenKey", 0x0B, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryOpenKey", 0x0B, perf::registry))),
     detail::registry_ev("RegDeleteKey", 0x0C, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryDeleteKey", 0x0C, perf::registry))),
     detail::registry_ev("RegQueryKey", 0x0D, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryQueryKey", 0x0D, perf::registry))),
     detail::registry_ev("RegSetValue", 0x0E, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistrySetValue", 0x0E, perf::registry))),
     detail::registry_ev("RegDeleteValue", 0x0F, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryDeleteValue", 0x0F, perf::registry))),
     detail::registry_ev("RegQueryValue", 0x10, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryQueryValue", 0x10, perf::registry))),
     detail::registry_ev("RegEnumerateKey", 0x11, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryEnumerateKey", 0x11, perf::registry))),
     detail::registry_ev("RegEnumerateValueKey", 0x12, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryEnumerateValueKey", 0x12, perf::registry))),
     detail::registry_ev("RegQueryMultipleValue", 0x13, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryQueryMultipleValue", 0x13, perf::registry))),
     detail::registry_ev("RegSetInformation", 0x14, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistrySetInformation", 0x14, perf::registry))),
     detail::registry_ev("RegFlush", 0x15, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryFlush", 0x15, perf::registry))),
     detail::registry_ev("RegKcbCreate", 0x16, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryKcbCreate", 0x16, perf::registry))),
     detail::registry_ev("RegKcbDelete", 0x17, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryKcbDelete", 0x17, perf::registry))),
     detail::registry_ev("RegVirtualize", 0x1A, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryVirtualize", 0x1A, perf::registry))),
     detail::registry_ev("RegCloseKey", 0x1B, perf::registry),
+    detail::etwctl_name(detail::aliased(detail::registry_ev("RegistryCloseKey", 0x1B, perf::registry))),
+    // WPR names with no xperf name: the SDK's EVENT_TRACE_TYPE_REGSETSECURITY / REGQUERYSECURITY
+    detail::etwctl_name(detail::registry_ev("RegistrySetSecurity", 0x1C, perf::registry)),
+    detail::etwctl_name(detail::registry_ev("RegistryQuerySecurity", 0x1D, perf::registry)),
     // hive events: xperf's REG_HIVE description names them; UIforETW lists them under REGISTRY
     detail::inferred_flag(detail::registry_ev("RegHiveInit", 0x24, perf::reg_hive)),
     detail::inferred_flag(detail::registry_ev("RegHiveDestroy", 0x25, perf::reg_hive)),
@@ -286,13 +339,17 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::object_ev("ObjectDeReference", 0x33, perf::ob_object),
     // POOL group (0x0Exx)
     detail::pool_ev("PoolAlloc", 0x20, perf::pool),
+    detail::etwctl_name(detail::aliased(detail::pool_ev("PoolAllocation", 0x20, perf::pool))),
     detail::pool_ev("PoolAllocSession", 0x21, perf::pool),
+    detail::etwctl_name(detail::aliased(detail::pool_ev("PoolAllocationSession", 0x21, perf::pool))),
     detail::pool_ev("PoolFree", 0x22, perf::pool),
     detail::pool_ev("PoolFreeSession", 0x23, perf::pool),
     // HEAP group (0x10xx): logged by user-mode heap sessions (xperf -heap), PERF_HEAP in the kernel's mask
     detail::heap_ev("HeapCreate", 0x20, perf::heap),
     detail::heap_ev("HeapAlloc", 0x21, perf::heap),
+    detail::etwctl_name(detail::aliased(detail::heap_ev("HeapAllocation", 0x21, perf::heap))),
     detail::heap_ev("HeapRealloc", 0x22, perf::heap),
+    detail::etwctl_name(detail::aliased(detail::heap_ev("HeapReallocation", 0x22, perf::heap))),
     detail::heap_ev("HeapDestroy", 0x23, perf::heap),
     detail::heap_ev("HeapFree", 0x24, perf::heap),
     // POWER group (0x12xx); PowerIdleStateChange: 0x1235 (PPM_IDLE_STATE_CHANGE) inferred from xperf's order
@@ -333,10 +390,33 @@ inline constexpr kernel_event kernel_event_table[] = {
     detail::threadpool_ev("ThreadPoolClose", 0x26),
     detail::threadpool_ev("ThreadPoolSetMinThreads", 0x27),
     detail::threadpool_ev("ThreadPoolSetMaxThreads", 0x28),
+    // WPR names with no xperf name: phnt PERFINFO_LOG_TYPE_TP_TIMER_*
+    detail::etwctl_name(detail::threadpool_ev("ThreadPoolTimerSet", 0x2A)),
+    detail::etwctl_name(detail::threadpool_ev("ThreadPoolTimerCancelled", 0x2B)),
+    detail::etwctl_name(detail::threadpool_ev("ThreadPoolSetNtTimer", 0x2C)),
+    detail::etwctl_name(detail::threadpool_ev("ThreadPoolCancelNtTimer", 0x2D)),
+    detail::etwctl_name(detail::threadpool_ev("ThreadPoolTimerExpirationBegin", 0x2E)),
+    detail::etwctl_name(detail::threadpool_ev("ThreadPoolTimerExpirationEnd", 0x2F)),
+    detail::etwctl_name(detail::threadpool_ev("ThreadPoolTimerExpiration", 0x30)),
 };
 // clang-format on
 
 inline constexpr std::size_t kernel_event_count = sizeof(kernel_event_table) / sizeof(kernel_event_table[0]);
+
+/// Stack-walk names xperf or WPR publish whose hook id no public source gives: the parsers refuse them
+/// by name (rule::parse_name_without_value) and say where they are published.
+inline constexpr known_name_without_value kernel_event_without_hook[] = {
+    {"ThreadSetIdealProcessor", "xperf -help stackwalk and WPR's Stack names; phnt ntwmi.h has no hook constant for it"},
+    {"ThreadSetUserIdealProcessor", "xperf -help stackwalk and WPR's Stack names; phnt ntwmi.h has no hook constant for it"},
+    {"KernelSignal", "xperf's stack-walk list on learn.microsoft.com (wpt/stackwalk); no constant or PerfView event matches it"},
+    {"KernelSignalInit", "xperf's stack-walk list on learn.microsoft.com (wpt/stackwalk); no constant or PerfView event matches it"},
+    {"KernelSync", "xperf's stack-walk list on learn.microsoft.com (wpt/stackwalk); no constant or PerfView event matches it"},
+    {"KernelSyncAll", "xperf's stack-walk list on learn.microsoft.com (wpt/stackwalk); no constant or PerfView event matches it"},
+    {"KernelWaitSync", "xperf's stack-walk list on learn.microsoft.com (wpt/stackwalk); no constant or PerfView event matches it"},
+    {"KernelWaitSyncAll", "xperf's stack-walk list on learn.microsoft.com (wpt/stackwalk); no constant or PerfView event matches it"},
+    {"KernelHypercalls", "WPR's Stack names (WPRControlProfiles.xsd); no public source gives its hook id"},
+    {"PopSetUserPresent", "WPR's Stack names (WPRControlProfiles.xsd); no public source gives its hook id"},
+};
 
 namespace detail {
 constexpr bool kernel_event_table_well_formed() noexcept {
@@ -376,6 +456,10 @@ constexpr kernel_event const* find_kernel_event(hook_id h) noexcept {
 constexpr std::string_view kernel_event_name(hook_id h) noexcept {
     auto const* e = find_kernel_event(h);
     return e ? e->name : std::string_view{};
+}
+/// A stack-walk name published without a hook id -> its row, or nullptr.
+constexpr known_name_without_value const* find_kernel_event_without_hook(std::string_view name) noexcept {
+    return detail::find_without_value(kernel_event_without_hook, name);
 }
 /// The hook id for a name (case-insensitive), if known.
 constexpr std::optional<hook_id> kernel_event_hook(std::string_view name) noexcept {

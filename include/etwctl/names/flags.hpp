@@ -329,7 +329,10 @@ inline constexpr xperf_kernel_flag xperf_kernel_flag_table[] = {
     {"SYSCALL", mask_of(perf::syscall)},
     {"PRIORITY", mask_of(perf::priority)},
     {"SPINLOCK", mask_of(perf::spinlock)},
-    {"KQUEUE", mask_of(perf::kernel_queue), true},          // inferred: = PERF_KERNEL_QUEUE
+    // inferred (KQUEUE, IDLE_STATES, KE_CLOCK): these are WPR's keywords KernelQueue, IdleStates and KeClock
+    // (names/wpr.hpp), whose values come from a third-party decoding of WPR's keyword table
+    // (brycehutchings/InstantTraceViewer Wprp.cs) - an inference, not a Microsoft statement
+    {"KQUEUE", mask_of(perf::kernel_queue), true},          // inferred: = PERF_KERNEL_QUEUE (WPR KernelQueue)
     {"ALPC", mask_of(perf::alpc)},
     {"PERF_COUNTER", mask_of(perf::perf_counter)},
     {"DISK_IO", mask_of(perf::disk_io)},
@@ -359,7 +362,7 @@ inline constexpr xperf_kernel_flag xperf_kernel_flag_table[] = {
     {"SHOULDYIELD", mask_of(perf::should_yield)},
     {"SESSION", mask_of(perf::session)},
     {"CPU_CONFIG", mask_of(perf::cpu_config)},
-    {"IDLE_STATES", mask_of(perf::processor_idle), true},   // inferred: = PERF_PROCESSOR_IDLE
+    {"IDLE_STATES", mask_of(perf::processor_idle), true},   // inferred: = PERF_PROCESSOR_IDLE (WPR IdleStates)
     {"TIMER", mask_of(perf::timer)},
     {"CLOCKINT", mask_of(perf::clock_interrupt)},
     {"IPI", mask_of(perf::ipi)},
@@ -371,6 +374,7 @@ inline constexpr xperf_kernel_flag xperf_kernel_flag_table[] = {
     {"FLT_IO_FAILURE", mask_of(perf::flt_io_failure)},
     {"OB_HANDLE", mask_of(perf::ob_handle)},
     {"OB_OBJECT", mask_of(perf::ob_object)},
+    {"KE_CLOCK", mask_of(perf::clock_timer), true},         // inferred: = PERF_CLOCK_TIMER (WPR KeClock)
     {"PMC_PROFILE", mask_of(perf::pmc_profile)},
     {"DPC_QUEUE", mask_of(perf::dpc_queue)},
     {"CACHE_FLUSH", mask_of(perf::cache_flush)},
@@ -381,14 +385,17 @@ inline constexpr xperf_kernel_flag xperf_kernel_flag_table[] = {
 };
 // clang-format on
 
-/// A kernel flag xperf lists whose value no public source gives: accepted by name nowhere, but the
-/// tool says why instead of "unknown name".
-struct xperf_flag_without_value {
+/// A name a tool publishes (an xperf flag, an xperf or WPR stack name, a WPR keyword) whose value no
+/// public source gives. The parsers refuse it as such (rule::parse_name_without_value, with seen_in as
+/// the parse_error's note) instead of "unknown name", and never guess a value for it.
+struct known_name_without_value {
     std::string_view name;
-    std::string_view seen_in; ///< where the name is published
+    std::string_view seen_in; ///< where the name is published (and why it has no value)
 };
-inline constexpr xperf_flag_without_value xperf_kernel_flag_without_value[] = {
-    {"KE_CLOCK", "xperf -providers KF (Windows Kits 10)"},
+/// The earlier name of known_name_without_value, kept for existing users.
+using xperf_flag_without_value = known_name_without_value;
+
+inline constexpr known_name_without_value xperf_kernel_flag_without_value[] = {
     {"HAL_CLOCK", "xperf -providers KF (older Windows Performance Toolkit)"},
     {"IDEAL_PROC", "third-party flag lists; PERF_IDEAL_PROCESSOR named without a value on learn.microsoft.com system-providers"},
     {"NONTRADEABLE_MEMORY", "third-party flag lists"},
@@ -461,14 +468,18 @@ constexpr bool xperf_table_well_formed() noexcept {
     }
     return true;
 }
-constexpr bool perf_table_well_formed() noexcept {
-    constexpr std::size_t n = sizeof(perf_flag_table) / sizeof(perf_flag_table[0]);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (perf_flag_table[i].flag.bits() == 0) return false;
-        for (std::size_t j = i + 1; j < n; ++j)
-            if (iequals(perf_flag_table[i].name, perf_flag_table[j].name)) return false;
-    }
+/// No two rows' names equal case-insensitively (name_of: row -> string_view).
+template <class Row, std::size_t N, class NameOf>
+constexpr bool names_unique(Row const (&rows)[N], NameOf name_of) noexcept {
+    for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t j = i + 1; j < N; ++j)
+            if (iequals(name_of(rows[i]), name_of(rows[j]))) return false;
     return true;
+}
+constexpr bool perf_table_well_formed() noexcept {
+    for (auto const& f : perf_flag_table)
+        if (f.flag.bits() == 0) return false;
+    return names_unique(perf_flag_table, [](perf_flag_info const& f) { return f.name; });
 }
 } // namespace detail
 
@@ -487,11 +498,20 @@ constexpr xperf_kernel_group const* find_xperf_kernel_group(std::string_view nam
         if (detail::iequals(g.name, name)) return &g;
     return nullptr;
 }
-/// A flag name xperf lists without a public value -> row, or nullptr.
-constexpr xperf_flag_without_value const* find_xperf_flag_without_value(std::string_view name) noexcept {
-    for (auto const& f : xperf_kernel_flag_without_value)
-        if (detail::iequals(f.name, name)) return &f;
+namespace detail {
+/// name -> its row of a table of known_name_without_value (case-insensitive), or nullptr.
+template <std::size_t N>
+constexpr known_name_without_value const* find_without_value(known_name_without_value const (&table)[N],
+                                                             std::string_view name) noexcept {
+    for (auto const& f : table)
+        if (iequals(f.name, name)) return &f;
     return nullptr;
+}
+} // namespace detail
+
+/// A flag name xperf lists without a public value -> row, or nullptr.
+constexpr known_name_without_value const* find_xperf_flag_without_value(std::string_view name) noexcept {
+    return detail::find_without_value(xperf_kernel_flag_without_value, name);
 }
 /// PERF_* name -> flag (case-insensitive).
 constexpr std::optional<perf_flag> perf_flag_by_name(std::string_view name) noexcept {

@@ -1,21 +1,31 @@
 // SPDX-License-Identifier: MIT
-// etwctl/names/parse.hpp - xperf-style lists of kernel events and kernel flags, parsed at compile time or at
-// run time by the same constexpr functions:
+// etwctl/names/parse.hpp - xperf-style lists of kernel events and kernel flags, and lists of Windows
+// Performance Recorder's SystemProvider keywords, parsed at compile time or at run time by the same
+// constexpr functions:
 //
 //   set<stack_tracing>(k, session, etwctl::stack_walk<"CSwitch+ReadyThread+Profile">);   // a hook_list<3>
 //   set<system_trace_enable_flags>(k, session, etwctl::kernel_flags<"PROC_THREAD+LOADER+PROFILE">);
+//   set<system_trace_enable_flags>(k, session, etwctl::wpr_keywords<"ProcessThread+Loader+CSwitch">);
 //
 //   std::size_t n = 0; hook_id ids[256]; parse_error e;
 //   if (parse_stack_walk(text, ids, n, &e) != rule::ok) ... e.offset / e.length / e.suggestion
 //
 // Syntax (both lists): names separated by '+'; blanks around a name are ignored; names are matched
 // case-insensitively (ASCII), at compile time and at run time alike. An empty text is an empty list.
-//   stack walk:   event names from names/events.hpp, or a hook id as 0x + 1..4 hex digits (0x0524).
+//   stack walk:   event names from names/events.hpp (xperf's and WPR's Stack names among them), or a
+//                 hook id as 0x + 1..4 hex digits (0x0524).
 //   kernel flags: xperf flag names (names/flags.hpp), PERF_* names, a PERF value as 0x + 1..8 hex digits
 //                 (0x20000002: mask index in bits 29-31), or raw bits of one mask as mask<i>:0x<hex>
 //                 (for bits 29-31 of a mask, which a PERF value cannot carry).
+//   WPR keywords: WPR's SystemProvider keyword names (names/wpr.hpp), or the two raw forms above (a
+//                 value as WPR's CustomKeyword writes it, 0x + 1..8 hex digits).
+// The xperf and WPR keyword names are separate name spaces (xperf's CSWITCH is PERF_CONTEXT_SWITCH,
+// WPR's CSwitch the Masks[0] alias bit; WPR's Pool and xperf's POOL differ in case only), so each list
+// takes its own names; both share this file's one parser.
 // Errors (rules.hpp): parse_empty_name (stray '+'), parse_unknown_name (with the nearest known name
-// as suggestion when one is close), parse_duplicate_name (a name - or alias, or hex form - that
+// as suggestion when one is close), parse_name_without_value (a name xperf or WPR publishes but whose
+// value no public source gives: parse_error::note says where it is published; no value is guessed),
+// parse_duplicate_name (a name - or alias, or hex form - that
 // denotes what an earlier one did), parse_too_many_names (more than the output or the kernel's 256,
 // or more than limits::max_parse_names), parse_input_too_long (longer than limits::max_parse_length).
 //
@@ -47,6 +57,7 @@
 #include "etwctl/hook_list.hpp"
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/flags.hpp"
+#include "etwctl/names/wpr.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
 
@@ -62,12 +73,14 @@ inline constexpr std::size_t max_parse_names = 1024;
 } // namespace limits
 
 /// Where and why a list failed to parse. offset/length locate the offending name in the text (length 0
-/// for an empty name); suggestion is the nearest known name for parse_unknown_name, or "".
+/// for an empty name); suggestion is the nearest known name for parse_unknown_name, or ""; note is, for
+/// parse_name_without_value, where the name is published and why it has no value, or "".
 struct parse_error {
     rule why = rule::ok;
     std::size_t offset = 0;
     std::size_t length = 0;
     std::string_view suggestion;
+    std::string_view note;
 };
 
 namespace detail {
@@ -172,35 +185,47 @@ constexpr bool may_be_suggested(std::string_view token, std::string_view name) n
     return (a > b ? a - b : b - a) <= max_suggested_distance;
 }
 
-constexpr std::string_view nearest_event_name(std::string_view token) noexcept {
-    std::string_view best;
+/// The nearest name to a token among candidates, found one table at a time (consider() each name),
+/// and whether it is close enough to suggest.
+struct nearest_name {
+    std::string_view token;
+    std::string_view best{};
     std::size_t best_d = static_cast<std::size_t>(-1);
-    for (auto const& e : kernel_event_table) {
-        if (!may_be_suggested(token, e.name)) continue;
-        std::size_t const d = edit_distance(token, e.name);
-        if (d < best_d) best_d = d, best = e.name;
+
+    constexpr void consider(std::string_view name) noexcept {
+        if (!may_be_suggested(token, name)) return;
+        std::size_t const d = edit_distance(token, name);
+        if (d < best_d) best_d = d, best = name;
     }
-    return worth_suggesting(best_d, token.size()) ? best : std::string_view{};
+    template <class Rows>
+    constexpr nearest_name& in(Rows const& rows) noexcept {
+        for (auto const& r : rows) consider(r.name);
+        return *this;
+    }
+    [[nodiscard]] constexpr std::string_view result() const noexcept {
+        return worth_suggesting(best_d, token.size()) ? best : std::string_view{};
+    }
+};
+
+constexpr std::string_view nearest_event_name(std::string_view token) noexcept {
+    return nearest_name{token}.in(kernel_event_table).result();
 }
 constexpr std::string_view nearest_flag_name(std::string_view token) noexcept {
-    std::string_view best;
-    std::size_t best_d = static_cast<std::size_t>(-1);
-    for (auto const& f : xperf_kernel_flag_table) {
-        if (!may_be_suggested(token, f.name)) continue;
-        std::size_t const d = edit_distance(token, f.name);
-        if (d < best_d) best_d = d, best = f.name;
-    }
-    for (auto const& f : perf_flag_table) {
-        if (!may_be_suggested(token, f.name)) continue;
-        std::size_t const d = edit_distance(token, f.name);
-        if (d < best_d) best_d = d, best = f.name;
-    }
-    return worth_suggesting(best_d, token.size()) ? best : std::string_view{};
+    return nearest_name{token}.in(xperf_kernel_flag_table).in(perf_flag_table).result();
+}
+constexpr std::string_view nearest_wpr_keyword(std::string_view token) noexcept {
+    return nearest_name{token}.in(wpr_keyword_table).result();
+}
+/// The nearest of WPR's Stack names (for a .wprp, whose Stack values are WPR's names only).
+constexpr std::string_view nearest_wpr_stack_name(std::string_view token) noexcept {
+    nearest_name n{token};
+    for (auto name : wpr_stack_names) n.consider(name);
+    return n.result();
 }
 
 constexpr rule report(parse_error* err, rule why, std::size_t offset, std::size_t length,
-                      std::string_view suggestion = {}) noexcept {
-    if (err) *err = parse_error{why, offset, length, suggestion};
+                      std::string_view suggestion = {}, std::string_view note = {}) noexcept {
+    if (err) *err = parse_error{why, offset, length, suggestion, note};
     return why;
 }
 
@@ -218,17 +243,9 @@ constexpr bool resolve_event(std::string_view name, hook_id& out) noexcept {
     return false;
 }
 
-/// One kernel-flag name -> the bits it sets (and, for an xperf flag name, its table row in *row).
-constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t* row = nullptr) noexcept {
-    if (auto const* f = find_xperf_kernel_flag(name)) {
-        out = f->mask;
-        if (row) *row = static_cast<std::size_t>(f - xperf_kernel_flag_table);
-        return true;
-    }
-    if (auto const p = perf_flag_by_name(name)) {
-        out = group_mask(*p);
-        return true;
-    }
+/// The raw forms every group-mask list takes: a value as 0x + 1..8 hex digits (mask index in bits
+/// 29-31), or mask<i>:0x<hex> (bits of one mask, 29-31 included).
+constexpr bool resolve_raw_mask(std::string_view name, group_mask& out) noexcept {
     std::uint32_t v = 0;
     if (parse_hex(name, 8, v)) {
         if (perf_flag{v}.bits() == 0) return false; // a mask index with no bits names nothing
@@ -244,6 +261,40 @@ constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t*
     }
     return false;
 }
+
+/// One kernel-flag name -> the bits it sets (and, for an xperf flag name, its table row in *row).
+constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t* row = nullptr) noexcept {
+    if (auto const* f = find_xperf_kernel_flag(name)) {
+        out = f->mask;
+        if (row) *row = static_cast<std::size_t>(f - xperf_kernel_flag_table);
+        return true;
+    }
+    if (auto const p = perf_flag_by_name(name)) {
+        out = group_mask(*p);
+        return true;
+    }
+    return resolve_raw_mask(name, out);
+}
+
+/// One WPR keyword -> the bits it sets. Every WPR keyword is a value within one mask, so no row is
+/// needed to tell duplicates apart (flag_key).
+constexpr bool resolve_wpr_keyword(std::string_view name, group_mask& out, std::size_t* = nullptr) noexcept {
+    if (auto const* k = find_wpr_keyword(name)) {
+        out = group_mask(k->value);
+        return true;
+    }
+    return resolve_raw_mask(name, out);
+}
+
+/// A naming scheme of group-mask lists: how a name resolves, the nearest known name, and the names
+/// published without a value. parse_mask_list reads a list in any of them.
+struct mask_names {
+    bool (*resolve)(std::string_view, group_mask&, std::size_t*) noexcept;
+    std::string_view (*nearest)(std::string_view) noexcept;
+    known_name_without_value const* (*without_value)(std::string_view) noexcept;
+};
+inline constexpr mask_names xperf_flag_names{resolve_flag, nearest_flag_name, find_xperf_flag_without_value};
+inline constexpr mask_names wpr_keyword_names{resolve_wpr_keyword, nearest_wpr_keyword, find_wpr_keyword_without_value};
 
 constexpr rule check_list_limits(std::string_view text, std::size_t& names, parse_error* err) noexcept {
     names = 0;
@@ -323,8 +374,11 @@ constexpr rule parse_stack_walk(std::string_view text, std::span<hook_id> out, s
         std::string_view const name = text.substr(off, len);
         if (len == 0) return detail::report(err, rule::parse_empty_name, off, 0);
         hook_id h;
-        if (!detail::resolve_event(name, h))
+        if (!detail::resolve_event(name, h)) {
+            if (auto const* known = find_kernel_event_without_hook(name))
+                return detail::report(err, rule::parse_name_without_value, off, len, {}, known->seen_in);
             return detail::report(err, rule::parse_unknown_name, off, len, detail::nearest_event_name(name));
+        }
         if (count == capacity) {
             for (std::size_t i = 0; i < count; ++i) // once per call: the list is full
                 if (out[i] == h) return detail::report(err, rule::parse_duplicate_name, off, len);
@@ -336,9 +390,10 @@ constexpr rule parse_stack_walk(std::string_view text, std::span<hook_id> out, s
     return detail::report(err, rule::ok, 0, 0);
 }
 
-/// Parses "PROC_THREAD+LOADER+PROFILE" into a group mask (a set union over the 8 masks). out is
-/// written only on success.
-constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_error* err = nullptr) noexcept {
+namespace detail {
+/// A '+'-separated list of names of one scheme (mask_names) -> a group mask (a set union over the 8
+/// masks). out is written only on success.
+constexpr rule parse_mask_list(std::string_view text, group_mask& out, parse_error* err, mask_names const& scheme) noexcept {
     std::size_t names = 0;
     if (rule const r = detail::check_list_limits(text, names, err); r != rule::ok) return r;
     detail::seen_keys<2 * limits::max_parse_names> seen;
@@ -352,14 +407,30 @@ constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_
         if (len == 0) return detail::report(err, rule::parse_empty_name, off, 0);
         group_mask bits;
         std::size_t row = 0;
-        if (!detail::resolve_flag(name, bits, &row))
-            return detail::report(err, rule::parse_unknown_name, off, len, detail::nearest_flag_name(name));
+        if (!scheme.resolve(name, bits, &row)) {
+            if (auto const* known = scheme.without_value(name))
+                return detail::report(err, rule::parse_name_without_value, off, len, {}, known->seen_in);
+            return detail::report(err, rule::parse_unknown_name, off, len, scheme.nearest(name));
+        }
         // A duplicate denotes exactly the bits of an earlier name (an alias, a PERF_* name or a hex form).
         if (!seen.insert(detail::flag_key(bits, row))) return detail::report(err, rule::parse_duplicate_name, off, len);
         result |= bits;
     }
     out = result;
     return detail::report(err, rule::ok, 0, 0);
+}
+} // namespace detail
+
+/// Parses "PROC_THREAD+LOADER+PROFILE" into a group mask (a set union over the 8 masks). out is
+/// written only on success.
+constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_error* err = nullptr) noexcept {
+    return detail::parse_mask_list(text, out, err, detail::xperf_flag_names);
+}
+
+/// Parses WPR's SystemProvider keywords, "ProcessThread+Loader+CSwitch", into a group mask (a set
+/// union over the 8 masks). out is written only on success.
+constexpr rule parse_wpr_keywords(std::string_view text, group_mask& out, parse_error* err = nullptr) noexcept {
+    return detail::parse_mask_list(text, out, err, detail::wpr_keyword_names);
 }
 
 /// "CSwitch+ReadyThread"; ids without a name as 0x%04X. Returns the full length; writes what fits
@@ -457,6 +528,48 @@ struct too_many_stack_walk_events {
                   "first that does not fit)");
     static constexpr bool value = true;
 };
+template <class Name>
+struct kernel_event_without_public_hook_id {
+    static_assert(always_false<Name>,
+                  "etwctl::stack_walk: the name<...> above is a known event name (xperf or WPR lists it) whose hook id "
+                  "no public source gives; etwctl does not guess one: give the hook id as 0x.... if you know it "
+                  "(where the name is published: docs/reference.md)");
+    static constexpr bool value = true;
+};
+template <class Name>
+struct kernel_flag_without_public_value {
+    static_assert(always_false<Name>,
+                  "etwctl::kernel_flags: the name<...> above is a known xperf flag whose value no public source gives; "
+                  "etwctl does not guess one: give its PERF value as 0x........ if you know it (docs/reference.md)");
+    static constexpr bool value = true;
+};
+template <class Name, class Suggestion>
+struct unknown_wpr_keyword {
+    static_assert(always_false<Name, Suggestion>,
+                  "etwctl::wpr_keywords: unknown WPR keyword; the name<...> above is the unknown one, did_you_mean<...> "
+                  "the nearest WPR keyword (all keywords: docs/reference.md)");
+    static constexpr bool value = true;
+};
+template <class Name>
+struct wpr_keyword_without_public_value {
+    static_assert(always_false<Name>,
+                  "etwctl::wpr_keywords: the name<...> above is a WPR keyword whose group-mask value no public source "
+                  "gives; etwctl does not guess one: give the value as 0x........ if you know it (docs/reference.md)");
+    static constexpr bool value = true;
+};
+template <class Name>
+struct duplicate_wpr_keyword {
+    static_assert(always_false<Name>,
+                  "etwctl::wpr_keywords: keyword named twice (the name<...> above sets exactly the bits of an earlier "
+                  "name); give each keyword once");
+    static constexpr bool value = true;
+};
+template <class Offset>
+struct empty_name_in_wpr_keywords {
+    static_assert(always_false<Offset>,
+                  "etwctl::wpr_keywords: empty name (a stray '+') at the character offset at_offset<...> above");
+    static constexpr bool value = true;
+};
 template <class Name, class Suggestion>
 struct unknown_kernel_flag_name {
     static_assert(always_false<Name, Suggestion>,
@@ -530,13 +643,13 @@ constexpr stack_walk_result run_stack_walk(std::string_view text) noexcept {
     return r;
 }
 
-struct kernel_flags_result {
+struct mask_list_result {
     group_mask mask{};
     parse_error error{};
 };
-constexpr kernel_flags_result run_kernel_flags(std::string_view text) noexcept {
-    kernel_flags_result r;
-    parse_kernel_flags(text, r.mask, &r.error);
+constexpr mask_list_result run_mask_list(std::string_view text, mask_names const& scheme) noexcept {
+    mask_list_result r;
+    parse_mask_list(text, r.mask, &r.error, scheme);
     return r;
 }
 
@@ -564,6 +677,10 @@ template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string S
 struct stack_walk_diagnosis<S, rule::parse_unknown_name, Offset, Length, Suggestion> {
     using type = diagnostic::unknown_kernel_event_name<token_t<S, Offset, Length>,
                                                                         typename suggestion_type<Suggestion>::type>;
+};
+template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct stack_walk_diagnosis<S, rule::parse_name_without_value, Offset, Length, Suggestion> {
+    using type = diagnostic::kernel_event_without_public_hook_id<token_t<S, Offset, Length>>;
 };
 template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
 struct stack_walk_diagnosis<S, rule::parse_duplicate_name, Offset, Length, Suggestion> {
@@ -598,38 +715,65 @@ struct stack_walk_impl {
     }();
 };
 
-template <fixed_string S, rule Why, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
-struct kernel_flags_diagnosis {
-    using type = no_diagnosis;
+// The compiler messages of one group-mask list (kernel_flags, wpr_keywords): member templates named
+// by mask_list_diagnosis for each rule.
+struct kernel_flag_messages {
+    static constexpr mask_names const* scheme = &xperf_flag_names;
+    template <class Name, class Suggestion>
+    using unknown = diagnostic::unknown_kernel_flag_name<Name, Suggestion>;
+    template <class Name>
+    using without_value = diagnostic::kernel_flag_without_public_value<Name>;
+    template <class Name>
+    using duplicate = diagnostic::duplicate_kernel_flag_name<Name>;
+    template <class Offset>
+    using empty = diagnostic::empty_name_in_kernel_flags<Offset>;
 };
-template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
-struct kernel_flags_diagnosis<S, rule::parse_unknown_name, Offset, Length, Suggestion> {
-    using type = diagnostic::unknown_kernel_flag_name<token_t<S, Offset, Length>,
-                                                                       typename suggestion_type<Suggestion>::type>;
-};
-template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
-struct kernel_flags_diagnosis<S, rule::parse_duplicate_name, Offset, Length, Suggestion> {
-    using type = diagnostic::duplicate_kernel_flag_name<token_t<S, Offset, Length>>;
-};
-template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
-struct kernel_flags_diagnosis<S, rule::parse_empty_name, Offset, Length, Suggestion> {
-    using type = diagnostic::empty_name_in_kernel_flags<diagnostic::at_offset<Offset>>;
+struct wpr_keyword_messages {
+    static constexpr mask_names const* scheme = &wpr_keyword_names;
+    template <class Name, class Suggestion>
+    using unknown = diagnostic::unknown_wpr_keyword<Name, Suggestion>;
+    template <class Name>
+    using without_value = diagnostic::wpr_keyword_without_public_value<Name>;
+    template <class Name>
+    using duplicate = diagnostic::duplicate_wpr_keyword<Name>;
+    template <class Offset>
+    using empty = diagnostic::empty_name_in_wpr_keywords<Offset>;
 };
 
-template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
-struct kernel_flags_diagnosis<S, rule::parse_too_many_names, Offset, Length, Suggestion> {
+template <class M, fixed_string S, rule Why, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct mask_list_diagnosis {
+    using type = no_diagnosis;
+};
+template <class M, fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct mask_list_diagnosis<M, S, rule::parse_unknown_name, Offset, Length, Suggestion> {
+    using type = typename M::template unknown<token_t<S, Offset, Length>, typename suggestion_type<Suggestion>::type>;
+};
+template <class M, fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct mask_list_diagnosis<M, S, rule::parse_name_without_value, Offset, Length, Suggestion> {
+    using type = typename M::template without_value<token_t<S, Offset, Length>>;
+};
+template <class M, fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct mask_list_diagnosis<M, S, rule::parse_duplicate_name, Offset, Length, Suggestion> {
+    using type = typename M::template duplicate<token_t<S, Offset, Length>>;
+};
+template <class M, fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct mask_list_diagnosis<M, S, rule::parse_empty_name, Offset, Length, Suggestion> {
+    using type = typename M::template empty<diagnostic::at_offset<Offset>>;
+};
+template <class M, fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct mask_list_diagnosis<M, S, rule::parse_too_many_names, Offset, Length, Suggestion> {
     using type = diagnostic::more_names_than_parse_limit<diagnostic::limit<limits::max_parse_names>>;
 };
-template <fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
-struct kernel_flags_diagnosis<S, rule::parse_input_too_long, Offset, Length, Suggestion> {
+template <class M, fixed_string S, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
+struct mask_list_diagnosis<M, S, rule::parse_input_too_long, Offset, Length, Suggestion> {
     using type = diagnostic::name_list_longer_than_parse_limit<diagnostic::limit<limits::max_parse_length>>;
 };
 
-template <fixed_string S>
-struct kernel_flags_impl {
-    static constexpr kernel_flags_result r = run_kernel_flags(S.view());
-    static_assert(kernel_flags_diagnosis<S, r.error.why, r.error.offset, r.error.length,
-                                         to_fixed<r.error.suggestion.size()>(r.error.suggestion)>::type::value);
+template <class M, fixed_string S>
+struct mask_list_impl {
+    static constexpr mask_list_result r = run_mask_list(S.view(), *M::scheme);
+    static_assert(mask_list_diagnosis<M, S, r.error.why, r.error.offset, r.error.length,
+                                      to_fixed<r.error.suggestion.size()>(r.error.suggestion)>::type::value);
     static constexpr group_mask value = r.mask;
 };
 } // namespace detail
@@ -641,7 +785,13 @@ inline constexpr auto stack_walk = detail::stack_walk_impl<S>::value;
 
 /// The group mask of an xperf-style kernel-flag list, computed by the compiler.
 template <fixed_string S>
-inline constexpr group_mask kernel_flags = detail::kernel_flags_impl<S>::value;
+inline constexpr group_mask kernel_flags = detail::mask_list_impl<detail::kernel_flag_messages, S>::value;
+
+/// The group mask of a list of WPR SystemProvider keywords ("ProcessThread+Loader+CSwitch"), computed
+/// by the compiler. An unknown keyword does not compile and names the nearest one; a keyword WPR lists
+/// without a public value (HvHypercalls, ...) does not compile either, and says so.
+template <fixed_string S>
+inline constexpr group_mask wpr_keywords = detail::mask_list_impl<detail::wpr_keyword_messages, S>::value;
 
 
 /// The text with a caret line under the offending name, the rule and the suggestion, for a config
@@ -662,6 +812,11 @@ constexpr std::size_t format(parse_error const& e, std::string_view text, std::s
         at = detail::put(out, at, "; did you mean \"");
         at = detail::put(out, at, e.suggestion);
         at = detail::put(out, at, "\"?");
+    }
+    if (!e.note.empty()) {
+        at = detail::put(out, at, " (");
+        at = detail::put(out, at, e.note);
+        at = detail::put(out, at, ")");
     }
     return at;
 }

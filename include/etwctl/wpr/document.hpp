@@ -1,0 +1,76 @@
+// etwctl/wpr/document.hpp - a .wprp file as a plain element tree with positions: what etwctl/wpr/read.hpp
+// makes of pugixml's parse, and what validation, inheritance and lowering read. No XML library here: a
+// document can also be built by hand (tests do), and everything after reading is independent of pugixml.
+// Opt-in and allocating, as all of etwctl/wpr/ (see plan.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "etwctl/config.hpp"
+#include "etwctl/wpr/plan.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace wpr {
+
+/// Where in a file: 1-based line and column (columns count characters, not bytes).
+struct position {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+};
+
+struct xml_attribute {
+    std::string name;
+    std::string value;
+    position at; ///< of the attribute's name
+};
+
+struct xml_element {
+    std::string name;
+    position at; ///< of the '<'
+    std::vector<xml_attribute> attributes;
+    std::vector<xml_element> children;
+    std::string text; ///< character data that is not white space (none in a valid .wprp)
+    std::size_t source = 0; ///< which document it comes from (its index in a profile set; 0 = the main file)
+
+    [[nodiscard]] xml_attribute const* attribute(std::string_view n) const noexcept {
+        for (auto const& a : attributes)
+            if (a.name == n) return &a;
+        return nullptr;
+    }
+    /// The attribute's value, or "" when absent.
+    [[nodiscard]] std::string_view value_of(std::string_view n) const noexcept {
+        auto const* a = attribute(n);
+        return a ? std::string_view(a->value) : std::string_view{};
+    }
+    [[nodiscard]] bool has(std::string_view n) const noexcept { return attribute(n) != nullptr; }
+};
+
+/// One .wprp: its name (as given by the caller, for messages), the root element when the text is
+/// well-formed XML, and what reading found.
+struct document {
+    std::string file;
+    std::optional<xml_element> root;
+    std::vector<finding> findings;
+};
+
+/// A finding located at an element (or at one of its attributes).
+[[nodiscard]] inline finding finding_at(severity level, check what, std::string_view file, xml_element const& e,
+                                        std::string text, xml_attribute const* a = nullptr) {
+    finding f;
+    f.level = level;
+    f.what = what;
+    f.file = std::string(file);
+    f.line = a ? a->at.line : e.at.line;
+    f.column = a ? a->at.column : e.at.column;
+    f.element = e.name;
+    f.text = std::move(text);
+    return f;
+}
+
+} // namespace wpr
+ETWCTL_END_NAMESPACE
