@@ -15,6 +15,7 @@
 #include <span>
 #include <string_view>
 
+#include "etwctl/compat.hpp" // the drop-in functions (opt-in)
 #include "etwctl/etwctl.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "etwctl/compat.hpp" // compat::get_trace_enable_flags (opt-in)
+#include "etwctl/enable_context.hpp"
 #include "etwctl/etwctl.hpp"
 
 namespace {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "etwctl/compat.hpp" // the drop-in functions (opt-in)
 #include "etwctl/etwctl.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 

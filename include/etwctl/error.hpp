@@ -141,6 +141,15 @@ union never_destroyed {
     constexpr never_destroyed() noexcept : object() {}
     constexpr ~never_destroyed() {}
 };
+/// void for every T, but dependent on T: a template body that names as_void<T> is not looked into
+/// until the template is instantiated (and every T gives the same category object).
+template <class T>
+struct lazy_void {
+    using type = void;
+};
+template <class T>
+using as_void = typename lazy_void<T>::type;
+
 template <class Impl>
 struct category_holder {
     static constinit never_destroyed<Impl> const instance;
@@ -151,85 +160,88 @@ constinit never_destroyed<Impl> const category_holder<Impl>::instance{};
 
 // The public functions are templates with a defaulted parameter, called as before
 // (etwctl::rule_category()): a function template is only instantiated where a call is compiled, so a
-// TU that never asks for a category does not instantiate one.
-template <class = void>
+// TU that never asks for a category does not instantiate one. Their bodies name their parameter (T)
+// wherever they name a category or call another of these functions, so that merely reading this header
+// instantiates nothing either (a non-dependent name in a template body is looked up, and its class
+// completed, where the template is defined).
+template <class T = void>
 inline std::error_category const& win32_category() noexcept {
-    return detail::category_holder<detail::win32_category_impl<>>::instance.object;
+    return detail::category_holder<detail::win32_category_impl<detail::as_void<T>>>::instance.object;
 }
-template <class = void>
+template <class T = void>
 inline std::error_category const& ntstatus_category() noexcept {
-    return detail::category_holder<detail::ntstatus_category_impl<>>::instance.object;
+    return detail::category_holder<detail::ntstatus_category_impl<detail::as_void<T>>>::instance.object;
 }
-template <class = void>
+template <class T = void>
 inline std::error_category const& hresult_category() noexcept {
-    return detail::category_holder<detail::hresult_category_impl<>>::instance.object;
+    return detail::category_holder<detail::hresult_category_impl<detail::as_void<T>>>::instance.object;
 }
-template <class = void>
+template <class T = void>
 inline std::error_category const& rule_category() noexcept {
-    return detail::category_holder<detail::rule_category_impl<>>::instance.object;
+    return detail::category_holder<detail::rule_category_impl<detail::as_void<T>>>::instance.object;
 }
 
 /// "No error", without the out-of-line std::system_category() call that std::error_code{} makes.
-template <class = void>
-inline std::error_code no_error() noexcept { return {0, rule_category()}; }
+template <class T = void>
+inline std::error_code no_error() noexcept { return {0, rule_category<T>()}; }
 
 /// The Win32 condition everything compares against: ec == win32_condition(87).
-template <class = void>
+template <class T = void>
 inline std::error_condition win32_condition(std::uint32_t error) noexcept {
-    return {static_cast<int>(error), win32_category()};
+    return {static_cast<int>(error), win32_category<T>()};
 }
 
 template <class T>
 inline std::error_condition detail::ntstatus_category_impl<T>::default_error_condition(int value) const noexcept {
-    return win32_condition(nt_status_to_win32(value));
+    return win32_condition<T>(nt_status_to_win32(value));
 }
 template <class T>
 inline std::error_condition detail::hresult_category_impl<T>::default_error_condition(int value) const noexcept {
-    if (value == 0) return win32_condition(0);
-    if (auto const w = hresult::win32_of(value); w != 0) return win32_condition(w);
+    if (value == 0) return win32_condition<T>(0);
+    if (auto const w = hresult::win32_of(value); w != 0) return win32_condition<T>(w);
     return {value, *this};
 }
 template <class T>
 inline std::error_condition detail::rule_category_impl<T>::default_error_condition(int value) const noexcept {
     if (value < 0 || value >= static_cast<int>(rule::count_)) return {value, *this};
-    return win32_condition(win32_error_of(static_cast<rule>(value)));
+    return win32_condition<T>(win32_error_of(static_cast<rule>(value)));
 }
 
-template <class = void>
-inline std::error_code make_error_code(rule r) noexcept { return {static_cast<int>(r), rule_category()}; }
-template <class = void>
+template <class T = void>
+inline std::error_code make_error_code(rule r) noexcept { return {static_cast<int>(r), rule_category<T>()}; }
+template <class T = void>
 inline std::error_code win32_error_code(std::uint32_t e) noexcept {
-    return {static_cast<int>(e), win32_category()};
+    return {static_cast<int>(e), win32_category<T>()};
 }
 /// Informational NTSTATUS values (>= 0) are success, as NT_SUCCESS says.
-template <class = void>
+template <class T = void>
 inline std::error_code ntstatus_error_code(std::int32_t s) noexcept {
-    return s >= 0 ? no_error() : std::error_code(s, ntstatus_category());
+    return s >= 0 ? no_error<T>() : std::error_code(s, ntstatus_category<T>());
 }
-template <class = void>
+template <class T = void>
 inline std::error_code hresult_error_code(std::int32_t hr) noexcept {
-    return hr >= 0 ? no_error() : std::error_code(hr, hresult_category());
+    return hr >= 0 ? no_error<T>() : std::error_code(hr, hresult_category<T>());
 }
 
 /// The Win32 error an error_code stands for (what the compat layer returns for the same failure).
-template <class = void>
+template <class T = void>
 inline std::uint32_t to_win32(std::error_code const& ec) noexcept {
     if (!ec) return win32::success;
     auto const& cat = ec.category();
-    if (cat == win32_category()) return static_cast<std::uint32_t>(ec.value());
-    if (cat == ntstatus_category()) return nt_status_to_win32(ec.value());
-    if (cat == rule_category()) return win32_error_of(static_cast<rule>(ec.value()));
-    if (cat == hresult_category()) return hresult::win32_of(ec.value());
+    if (cat == win32_category<T>()) return static_cast<std::uint32_t>(ec.value());
+    if (cat == ntstatus_category<T>()) return nt_status_to_win32(ec.value());
+    if (cat == rule_category<T>()) return win32_error_of(static_cast<rule>(ec.value()));
+    if (cat == hresult_category<T>()) return hresult::win32_of(ec.value());
     // any other category (a user's own) maps through its Win32 condition, if it has one
-    if (auto const c = cat.default_error_condition(ec.value()); c.category() == win32_category())
+    if (auto const c = cat.default_error_condition(ec.value()); c.category() == win32_category<T>())
         return static_cast<std::uint32_t>(c.value());
     return win32::mr_mid_not_found;
 }
 
 /// The rule an error_code names, or rule::ok when it is not a rule error.
-template <class = void>
+template <class T = void>
 inline rule rule_of(std::error_code const& ec) noexcept {
-    return ec.category() == rule_category() ? static_cast<rule>(ec.value()) : rule::ok;
+    return ec.category() == rule_category<T>() ? static_cast<rule>(ec.value()) : rule::ok;
 }
 
 /// A value or the error that prevented it; no exceptions. value() on an error is a contract
@@ -241,9 +253,9 @@ class [[nodiscard]] result {
 public:
     constexpr result(T v) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(v)) {}
     result(std::error_code ec) noexcept : ec_(ec) {
-        if (!ec_) ec_ = make_error_code(rule::kernel_reply_malformed); // an error result always holds an error
+        if (!ec_) ec_ = make_error_code<T>(rule::kernel_reply_malformed); // an error result always holds an error
     }
-    result(rule r) noexcept : result(make_error_code(r)) {}
+    result(rule r) noexcept : result(make_error_code<T>(r)) {}
 
     constexpr bool has_value() const noexcept { return !ec_; }
     constexpr explicit operator bool() const noexcept { return has_value(); }
@@ -265,7 +277,7 @@ public:
 
 private:
     T value_{};
-    std::error_code ec_ = no_error();
+    std::error_code ec_ = no_error<T>();
 };
 
 
@@ -298,7 +310,7 @@ ETWCTL_COLD inline std::error_code fail(std::error_code ec, std::string_view tex
 } // namespace detail
 
 /// The detail of this thread's last etwctl failure if it explains `ec`, else nullptr.
-template <class = void>
+template <class T = void>
 error_detail const* explain(std::error_code const& ec) noexcept {
     error_detail const& d = detail::error_detail_slot();
     return ec && d.code == ec ? &d : nullptr;
@@ -307,12 +319,12 @@ error_detail const* explain(std::error_code const& ec) noexcept {
 /// The sentence for `ec`: its detail with the values filled in when this thread's last failure was
 /// `ec`, else the category's message. Writes at most out.size() characters (no NUL); returns the full
 /// length, so a larger buffer can be tried. No allocation.
-template <class = void>
+template <class T = void>
 std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
-    error_detail const* d = explain(ec);
+    error_detail const* d = explain<T>(ec);
     if (d == nullptr || d->text.empty()) {
         if (!ec) return detail::put(out, 0, "success");
-        auto const r = rule_of(ec);
+        auto const r = rule_of<T>(ec);
         if (r != rule::ok) return detail::put(out, 0, info(r).text);
         std::size_t at = detail::put(out, 0, ec.category().name());
         at = detail::put(out, at, " error ");
@@ -377,13 +389,13 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
 }
 
 /// The same as a std::string (allocates; for messages, not hot paths).
-template <class = void>
+template <class T = void>
 std::string describe(std::error_code const& ec) {
     char buf[256];
-    std::size_t const n = describe(ec, buf);
+    std::size_t const n = describe<T>(ec, buf);
     if (n <= sizeof buf) return std::string(buf, n);
     std::string s(n, '\0');
-    describe(ec, std::span<char>(s.data(), s.size()));
+    describe<T>(ec, std::span<char>(s.data(), s.size()));
     return s;
 }
 

@@ -91,6 +91,13 @@ struct guid {
         return g;
     }
 
+    /// The same from a string literal: its length is the literal's size (no search for the NUL, which
+    /// costs a character-by-character loop in constant evaluation; see detail::table_text).
+    template <std::size_t N>
+    static constexpr guid from_string(char const (&text)[N]) noexcept {
+        return from_string(std::string_view(text, text[N - 1] == '\0' ? N - 1 : N));
+    }
+
     /// Writes the 36-character lower-case form (no braces) into out[0..36).
     constexpr void format(char (&out)[37]) const noexcept {
         char* o = out;

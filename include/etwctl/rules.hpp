@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/status_codes.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -123,8 +124,8 @@ enum class rule : std::uint16_t {
 struct rule_info {
     rule id;
     std::uint32_t win32_error;
-    std::string_view name;
-    std::string_view text;
+    detail::table_text name; ///< a std::string_view (detail::table_text: its length is the literal's)
+    detail::table_text text;
 };
 
 /// The table. Order equals the enumerators' order (checked by a static_assert below).

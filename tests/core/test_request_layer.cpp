@@ -2,6 +2,7 @@
 // (through the typed face and the drop-in face) and read back by request/decode.hpp, field by field.
 #include "etwctl/request/decode.hpp"
 
+#include "etwctl/compat_current.hpp"
 #include "etwctl/typed/set.hpp"
 
 #include <vector>

@@ -14,6 +14,9 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "etwctl/etwctl.hpp"
+#include "etwctl/compat.hpp"
+#include "etwctl/compat_current.hpp"
+#include "etwctl/profiler/custom_counters.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 
 #if defined(__has_feature)

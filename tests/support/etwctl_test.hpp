@@ -8,6 +8,9 @@
 #include <doctest/doctest.h>
 
 #include "etwctl/etwctl.hpp"
+#include "etwctl/compat.hpp"
+#include "etwctl/compat_current.hpp"
+#include "etwctl/profiler/custom_counters.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 
 namespace doctest {

@@ -76,7 +76,7 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-std::string no_value_text(etwctl::xperf_flag_without_value const& f) {
+std::string no_value_text(etwctl::known_name_without_value const& f) {
     return "'" + std::string(f.name) + "' is an xperf kernel flag whose value no public source gives (seen in " +
            std::string(f.seen_in) + "); give its PERF value as 0x... if you know it";
 }

@@ -144,13 +144,13 @@ struct direction_rules {
 /// One row of the table.
 struct trace_info_class_traits {
     trace_info_class id;
-    std::string_view sdk_name;
+    detail::table_text sdk_name; ///< a std::string_view
     windows_release release;
     session_rule session;
     rule session_not_zero; ///< broken by a non-zero session for a must_be_zero class
     direction_rules set;   ///< TraceSetInformation
     direction_rules query; ///< TraceQueryInformation
-    std::string_view payload;
+    detail::table_text payload;
 };
 
 inline constexpr std::uint32_t no_kernel_code = 0xFFFFFFFFU;
@@ -182,8 +182,8 @@ constexpr direction_rules headed(request_kind k, std::uint32_t code, std::uint32
     return {k, code, buffer_shape::headed, element, u32(max), size, too_many, empty, size, header, count_at};
 }
 /// A class no TraceSetInformation / TraceQueryInformation of the release accepts.
-constexpr trace_info_class_traits absent(trace_info_class id, std::string_view name, windows_release release,
-                                         std::string_view why) noexcept {
+constexpr trace_info_class_traits absent(trace_info_class id, table_text name, windows_release release,
+                                         table_text why) noexcept {
     return {id, name, release, session_rule::forwarded, rule::ok, none(), none(), why};
 }
 } // namespace detail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/detail/bytes.hpp - reading and writing a value at a byte offset of caller memory, with no
 // alignment or aliasing assumptions (memcpy). The one home of detail::load / detail::store.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/kernel/session_concept.hpp - the kernel layer for ETW sessions: a concept of its own beside the
 // six calls of kernel/concept.hpp, so a kernel double written for those six keeps compiling.
 //

@@ -42,6 +42,7 @@
 #include <string_view>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/guid.hpp"
 #include "etwctl/names/groups.hpp"
 #include "etwctl/names/flags.hpp"
@@ -50,7 +51,7 @@
 ETWCTL_BEGIN_NAMESPACE
 
 struct kernel_event {
-    std::string_view name;   ///< xperf stack-walk name (or, marked inferred, a name in the same style)
+    detail::table_text name; ///< xperf stack-walk name (or, marked inferred, a name in the same style); a std::string_view
     std::uint8_t group;      ///< kernel group = the hook id's high byte
     std::uint8_t type;       ///< classic event type (opcode) = the hook id's low byte
     perf_flag enabled_by{};  ///< the flag that enables the event; perf_flag{} if not determined
@@ -76,14 +77,14 @@ struct kernel_event {
 namespace detail {
 /// Group number from its GUID name in kernel_group_table: keeps the numbers in one place. Unknown
 /// names do not compile (a non-constant throw-free path: the returned 0xFF fails the table check).
-consteval std::uint8_t group_named(std::string_view guid_name) {
+consteval std::uint8_t group_named(table_text guid_name) {
     for (auto const& g : kernel_group_table)
         if (g.guid_name == guid_name) return g.group;
     return 0xFF;
 }
 struct event_row_builder {
     std::uint8_t group;
-    consteval kernel_event operator()(std::string_view name, std::uint8_t type, perf_flag flag = {}) const {
+    consteval kernel_event operator()(table_text name, std::uint8_t type, perf_flag flag = {}) const {
         return {name, group, type, flag};
     }
 };
@@ -455,7 +456,7 @@ constexpr kernel_event const* find_kernel_event(hook_id h) noexcept {
 /// The canonical name of a hook id, or "" if etwctl does not name it.
 constexpr std::string_view kernel_event_name(hook_id h) noexcept {
     auto const* e = find_kernel_event(h);
-    return e ? e->name : std::string_view{};
+    return e ? std::string_view(e->name) : std::string_view{};
 }
 /// A stack-walk name published without a hook id -> its row, or nullptr.
 constexpr known_name_without_value const* find_kernel_event_without_hook(std::string_view name) noexcept {

@@ -60,7 +60,7 @@ inline constexpr std::uint32_t extension = 0x80000000U;      // EnableFlags hold
 } // namespace event_trace_flag
 
 struct event_trace_flag_info {
-    std::string_view name; ///< EVENT_TRACE_FLAG_ suffix
+    detail::table_text name; ///< EVENT_TRACE_FLAG_ suffix (a std::string_view, as every name below)
     std::uint32_t value;
 };
 
@@ -232,7 +232,7 @@ inline constexpr perf_flag memory_control{0xE0000002U};
 } // namespace perf
 
 struct perf_flag_info {
-    std::string_view name; ///< PERF_* as in ntwmi.h
+    detail::table_text name; ///< PERF_* as in ntwmi.h
     perf_flag flag;
 };
 
@@ -302,7 +302,7 @@ constexpr group_mask mask_of(F... flags) noexcept {
 
 /// xperf's kernel-flag name and the group mask it turns on.
 struct xperf_kernel_flag {
-    std::string_view name;
+    detail::table_text name;
     group_mask mask;
     bool inferred = false; ///< value matched to the name by name only (no public source pairs them)
 };
@@ -392,8 +392,6 @@ struct known_name_without_value {
     std::string_view name;
     std::string_view seen_in; ///< where the name is published (and why it has no value)
 };
-/// The earlier name of known_name_without_value, kept for existing users.
-using xperf_flag_without_value = known_name_without_value;
 
 inline constexpr known_name_without_value xperf_kernel_flag_without_value[] = {
     {"HAL_CLOCK", "xperf -providers KF (older Windows Performance Toolkit)"},
@@ -413,8 +411,8 @@ inline constexpr known_name_without_value xperf_kernel_flag_without_value[] = {
 /// learn.microsoft.com, desktop-src/xperf/wpa-providers) and Latency (UIforETW's UIforETWDlg.cpp).
 /// Members with an uncertain value (DISK_IO, NETWORKTRACE, VIRT_ALLOC) carry that into the group.
 struct xperf_kernel_group {
-    std::string_view name;
-    std::string_view members; ///< as xperf prints them; tests check mask == parse(members)
+    detail::table_text name;
+    detail::table_text members; ///< as xperf prints them; tests check mask == parse(members)
     group_mask mask;
     bool inferred = true;
 };

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/guid.hpp"
 #include "etwctl/types.hpp"
 
@@ -24,8 +25,8 @@ ETWCTL_BEGIN_NAMESPACE
 
 struct kernel_group {
     std::uint8_t group;      ///< the hook id's high byte (EVENT_TRACE_GROUP_* >> 8)
-    std::string_view name;   ///< EVENT_TRACE_GROUP_* suffix
-    std::string_view guid_name;
+    detail::table_text name;      ///< EVENT_TRACE_GROUP_* suffix (a std::string_view)
+    detail::table_text guid_name;
     guid event_guid;
 };
 

@@ -28,8 +28,8 @@ ETWCTL_BEGIN_NAMESPACE
 
 struct profile_source_name {
     profile_source source;
-    std::string_view name;          ///< short name, as tracelog lists it
-    std::string_view kprofile_name; ///< KPROFILE_SOURCE enumerator, "" for processor-specific sources
+    detail::table_text name;          ///< short name, as tracelog lists it (a std::string_view)
+    detail::table_text kprofile_name; ///< KPROFILE_SOURCE enumerator, "" for processor-specific sources
     bool hal_dependent = false;     ///< processor-specific: the HAL may give this id another meaning
 };
 
@@ -101,7 +101,7 @@ constexpr std::optional<profile_source> profile_source_by_name(std::string_view 
 /// Source -> short name ("Timer", "TotalCycles", ...), "" if unnamed.
 constexpr std::string_view name_of(profile_source s) noexcept {
     auto const i = static_cast<std::size_t>(s);
-    return i < sizeof(profile_source_table) / sizeof(profile_source_table[0]) ? profile_source_table[i].name
+    return i < sizeof(profile_source_table) / sizeof(profile_source_table[0]) ? std::string_view(profile_source_table[i].name)
                                                                              : std::string_view{};
 }
 /// True for sources whose meaning the HAL decides (above ProfileMaximum).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/names/wpr.hpp - Windows Performance Recorder's names: the SystemProvider keywords of a .wprp
 // profile (<Keyword Value="CSwitch"/>) with the group-mask value each stands for, and WPR's Stack names
 // (<Stack Value="SampledProfile"/>), which resolve to rows of names/events.hpp's kernel_event_table.

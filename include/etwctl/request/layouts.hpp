@@ -200,10 +200,10 @@ struct outcome {
     }
     /// The error_code the typed layer returns: rule_category or ntstatus_category, never mixed.
     /// A template so that a header that never asks for it carries no error-category code.
-    template <class = void>
+    template <class T = void>
     std::error_code code() const noexcept {
-        if (broken != rule::ok) return make_error_code(broken);
-        return ntstatus_error_code(status);
+        if (broken != rule::ok) return make_error_code<T>(broken);
+        return ntstatus_error_code<T>(status);
     }
 };
 

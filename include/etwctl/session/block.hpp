@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/block.hpp - a caller's properties block read and written in place: the facts the
 // checks of session/checks.hpp need (read from the raw bytes, never past Wnode.BufferSize), the names at
 // LoggerNameOffset / LogFileNameOffset, and the write-back of a session's properties and names.

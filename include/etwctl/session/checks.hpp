@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/checks.hpp - Windows' documented checks of a session's properties, as constexpr
 // functions returning the rule they break (rule::ok when none). One source of truth: the drop-in
 // functions (session/compat.hpp) read the facts out of a caller's raw block and call these; the typed

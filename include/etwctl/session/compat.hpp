@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/compat.hpp - drop-in functions for Windows' session API, in namespace etwctl::compat:
 // the kernel first, then Windows' own arguments in the SDK's own types, accepted without casts.
 //
@@ -15,7 +16,7 @@
 // writes back, never past Wnode.BufferSize. A properties block is anything that begins with
 // EVENT_TRACE_PROPERTIES (the SDK's, its _V2, a struct derived from it, etwctl's own), described only
 // by its Wnode.BufferSize. TRACEHANDLE, PULONG (unsigned long on Windows, which is not std::uint32_t)
-// and LPCGUID / GUID are taken as the SDK spells them. On Windows, kernel/native.hpp adds the same
+// and LPCGUID / GUID are taken as the SDK spells them. On Windows, the end of this header adds the same
 // functions without the kernel argument (native_kernel::instance()).
 #pragma once
 
@@ -202,3 +203,77 @@ std::uint32_t enable_trace_ex2(K& k, std::uint64_t trace_handle, G const* provid
 
 } // namespace compat
 ETWCTL_END_NAMESPACE
+
+#if defined(_WIN32)
+#include "etwctl/kernel/native.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace compat {
+// The session drop-in functions without the kernel argument (native_kernel::instance()).
+template <trace_handle_type H, properties_block P>
+std::uint32_t start_trace(H* session_handle, wide_char const* instance_name, P* properties) noexcept {
+    return start_trace(native_kernel::instance(), session_handle, instance_name, properties);
+}
+template <trace_handle_type H, properties_block P>
+std::uint32_t start_trace_a(H* session_handle, char const* instance_name, P* properties) noexcept {
+    return start_trace_a(native_kernel::instance(), session_handle, instance_name, properties);
+}
+template <properties_block P>
+std::uint32_t control_trace(std::uint64_t handle, wide_char const* instance_name, P* properties, std::uint32_t code) noexcept {
+    return control_trace(native_kernel::instance(), handle, instance_name, properties, code);
+}
+template <properties_block P>
+std::uint32_t control_trace_a(std::uint64_t handle, char const* instance_name, P* properties, std::uint32_t code) noexcept {
+    return control_trace_a(native_kernel::instance(), handle, instance_name, properties, code);
+}
+template <properties_block P>
+std::uint32_t stop_trace(std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
+    return stop_trace(native_kernel::instance(), handle, instance_name, properties);
+}
+template <properties_block P>
+std::uint32_t stop_trace_a(std::uint64_t handle, char const* instance_name, P* properties) noexcept {
+    return stop_trace_a(native_kernel::instance(), handle, instance_name, properties);
+}
+template <properties_block P>
+std::uint32_t query_trace(std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
+    return query_trace(native_kernel::instance(), handle, instance_name, properties);
+}
+template <properties_block P>
+std::uint32_t query_trace_a(std::uint64_t handle, char const* instance_name, P* properties) noexcept {
+    return query_trace_a(native_kernel::instance(), handle, instance_name, properties);
+}
+template <properties_block P>
+std::uint32_t update_trace(std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
+    return update_trace(native_kernel::instance(), handle, instance_name, properties);
+}
+template <properties_block P>
+std::uint32_t update_trace_a(std::uint64_t handle, char const* instance_name, P* properties) noexcept {
+    return update_trace_a(native_kernel::instance(), handle, instance_name, properties);
+}
+template <properties_block P>
+std::uint32_t flush_trace(std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
+    return flush_trace(native_kernel::instance(), handle, instance_name, properties);
+}
+template <properties_block P>
+std::uint32_t flush_trace_a(std::uint64_t handle, char const* instance_name, P* properties) noexcept {
+    return flush_trace_a(native_kernel::instance(), handle, instance_name, properties);
+}
+template <properties_block P, ulong_type U>
+std::uint32_t query_all_traces(P** property_array, std::uint32_t count, U* session_count) noexcept {
+    return query_all_traces(native_kernel::instance(), property_array, count, session_count);
+}
+template <properties_block P, ulong_type U>
+std::uint32_t query_all_traces_a(P** property_array, std::uint32_t count, U* session_count) noexcept {
+    return query_all_traces_a(native_kernel::instance(), property_array, count, session_count);
+}
+template <class G>
+    requires(guid_like<G> || std::same_as<G, guid>)
+std::uint32_t enable_trace_ex2(std::uint64_t trace_handle, G const* provider_id, std::uint32_t control_code, std::uint8_t level,
+                               std::uint64_t match_any_keyword, std::uint64_t match_all_keyword, std::uint32_t timeout,
+                               void const* enable_parameters) noexcept {
+    return enable_trace_ex2(native_kernel::instance(), trace_handle, provider_id, control_code, level, match_any_keyword,
+                            match_all_keyword, timeout, enable_parameters);
+}
+} // namespace compat
+ETWCTL_END_NAMESPACE
+#endif // _WIN32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/config.hpp - a session's configuration, as named and strongly typed settings, and the
 // properties block StartTrace takes, built from it on the stack: EVENT_TRACE_PROPERTIES_V2 with the names
 // inline (no offsets or sizes for the caller to compute, no heap).

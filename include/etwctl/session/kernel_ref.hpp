@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/kernel_ref.hpp - a reference to any session kernel (kernel/session_concept.hpp), with the
 // kernel's type erased: two pointers, copied freely. The typed session API takes one, so its objects are
 // plain classes (trace_session, session_ref): a trace_session is held as a member or in a std::optional

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/layouts.hpp - the byte layouts and constants of ETW's session API, layout-compatible
 // with the SDK's: WNODE_HEADER, EVENT_TRACE_PROPERTIES (0x78 bytes), EVENT_TRACE_PROPERTIES_V2 (0x90 on
 // x64, 0x88 on x86), ENABLE_TRACE_PARAMETERS, EVENT_FILTER_DESCRIPTOR and the filter heads; the

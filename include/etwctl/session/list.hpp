@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/list.hpp - the sessions that run on the machine (QueryAllTracesW), with no cap of 64.
 //
 //   static etwctl::session_list_buffer<128> storage;        // caller's storage: ~530 KB, not for a small stack

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/orphans.hpp - sessions outlive the process that started them (a crash, Ctrl+C, a debugger
 // stop): Windows does not stop them, and they count against the machine's session limit until someone
 // does. etwctl's session names carry their owner, so a later run can stop exactly the leftovers of its own

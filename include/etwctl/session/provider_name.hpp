@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/provider_name.hpp - the provider GUID of an EventSource / TraceLogging name, the way
 // Windows' tools derive it (xperf and WPR's "*Name", PerfView's "*Name", .NET's EventSource), so a session
 // can enable such a provider by its name:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/providers.hpp - user-mode providers on a session: enable, disable and capture state
 // with EnableTraceEx2's parameters, typed.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/session.hpp - sessions as objects: start one from a configuration and own it
 // (trace_session: move-only, stops on scope exit unless released), or refer to one that runs
 // (session_ref: attach by name or logger id, never stopped unless asked). Both query, flush, update and

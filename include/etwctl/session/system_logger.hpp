@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/system_logger.hpp - "a kernel session" for a profiler: a private system logger of its own
 // where the Windows release has them, the NT Kernel Logger only where it must.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/session/text.hpp - a session name or log-file path as the caller has it, turned into the 16-bit
 // units the properties block carries (names on the wire are UTF-16 on every platform).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/testing/sim_sessions.hpp - the simulated kernel's session model: THE logger table of
 // sim::kernel (testing/sim_kernel.hpp), each logger with the session it runs (properties, names,
 // statistics, the providers enabled on it), and the documented behaviour of StartTrace, ControlTrace,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/check.hpp - compares a plan (etwctl/wpr/plan.hpp) with what running sessions report: the
 // properties ControlTrace QUERY returns (buffers, modes, file size, flush timer) and, for the system
 // logger, the group mask query<system_trace_enable_flags> returns - compared by meaning, so an alias bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/document.hpp - a .wprp file as a plain element tree with positions: what etwctl/wpr/read.hpp
 // makes of pugixml's parse, and what validation, inheritance and lowering read. No XML library here: a
 // document can also be built by hand (tests do), and everything after reading is independent of pugixml.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/plan.hpp - what a Windows Performance Recorder profile (.wprp) asks of the machine, as plain
 // data: one system logger and one session per event collector, each with the properties StartTrace
 // takes, the kernel settings etwctl's typed calls take (group mask, stack list, stack caching, hardware

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/profiles.hpp - from .wprp documents to a plan: check them against the schema, choose a
 // profile, resolve its Base= chains and operations (etwctl/wpr/resolve.hpp), and lower the result to
 // wpr::plan (etwctl/wpr/plan.hpp). No XML library here: the documents come from etwctl/wpr/read.hpp (or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/read.hpp - reads a .wprp file's text into a wpr::document with pugixml (Debian libpugixml-dev;
 // CMake: link etwctl::wpr). This is the only header of etwctl that uses an XML library, and the only one
 // that needs pugixml: everything after reading works on the plain tree of etwctl/wpr/document.hpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/resolve.hpp - the inheritance half of etwctl/wpr/profiles.hpp: resolves Base= chains and
 // Operation="Set|Add|Remove" across the file and the base files the caller passes, and names WPR's
 // built-in objects. Also the profile request, wpr -start's FILE!Profile form and the profile list.

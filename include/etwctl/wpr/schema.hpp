@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/schema.hpp - WPR's profile schema, WPRControlProfiles.xsd (shipped with the Windows
 // Performance Toolkit; the copy read is about 2022, a public copy is in github.com/ktjjang/WPA), as
 // constexpr tables: for each element type its attributes (name, value type, required) and its content

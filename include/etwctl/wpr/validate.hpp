@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/validate.hpp - checks a wpr::document against WPR's schema (etwctl/wpr/schema.hpp): the
 // elements' order and counts, the attributes (known, required, of their type: enumerations, patterns,
 // ranges), the values unique within a list (xs:key), and each Id unique across the file (IdKey). Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // etwctl/wpr/wpr.hpp - Windows Performance Recorder profiles (.wprp) in one include: read (pugixml),
 // check against WPR's schema, resolve inheritance, lower to a plan, and compare a plan with running
 // sessions. OPT-IN (not in etwctl/etwctl.hpp) and ALLOCATING, unlike the rest of etwctl; needs pugixml
