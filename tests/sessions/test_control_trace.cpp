@@ -179,6 +179,16 @@ TEST_CASE("ControlTrace UPDATE: only what Windows lets it change") {
         again.log_file_at(file_offset, u"C:\\SWITCH.ETL");
         CHECK(compat::update_trace(*k, h, static_cast<wide_char const*>(nullptr), again.props()) == win32::bad_pathname);
     }
+    SUBCASE("a mode the kernel refuses after the update -> ERROR_INVALID_PARAMETER, nothing changed") {
+        block a(full_size, lfm::append);
+        a.name_at(name_offset);
+        a.log_file_at(file_offset, u"c:\\append.etl");
+        std::uint64_t ah = 0;
+        REQUIRE(compat::start_trace(*k, &ah, w(u"Appending").c_str(), a.props()) == win32::success);
+        block u(full_size, lfm::real_time); // REAL_TIME on an APPEND session
+        CHECK(compat::update_trace(*k, ah, static_cast<wide_char const*>(nullptr), u.props()) == win32::invalid_parameter);
+        CHECK(k->sessions().find(static_cast<std::uint16_t>(ah))->properties.log_file_mode == lfm::append);
+    }
     SUBCASE("APPEND with a new file -> ERROR_INVALID_PARAMETER before anything is sent") {
         k->clear_requests();
         block u(full_size, lfm::append);

@@ -130,6 +130,21 @@ TEST_CASE("StartTrace: the errors Windows documents and Wine's test observed on 
         b.props()->wnode.flags = 0;
         CHECK(compat::start_trace(*k, &h, name.c_str(), b.props()) == win32::invalid_parameter);
     }
+    SUBCASE("a malformed EnableFlags extension -> ERROR_INVALID_PARAMETER; one inside the block starts") {
+        block b(sizeof(event_trace_properties) + 16, lfm::real_time | lfm::system_logger);
+        b.props()->enable_flags = 0x80000000U | (4U << 16) | sizeof(event_trace_properties); // 4 ULONGs: 16 bytes
+        CHECK(compat::start_trace(*k, &h, name.c_str(), b.props()) == win32::success);
+        block c(sizeof(event_trace_properties) + 12, lfm::real_time | lfm::system_logger);
+        c.props()->enable_flags = 0x80000000U | (4U << 16) | sizeof(event_trace_properties); // runs past the block
+        CHECK(compat::start_trace(*k, &h, w(u"other").c_str(), c.props()) == win32::invalid_parameter);
+    }
+    SUBCASE("a log-file name over 1024 characters -> ERROR_INVALID_PARAMETER (the simulated kernel's choice)") {
+        block b(sizeof(event_trace_properties) + 2 * 1026, lfm::sequential);
+        b.log_file_at(sizeof(event_trace_properties), std::u16string(1025, u'f'));
+        CHECK(compat::start_trace(*k, &h, name.c_str(), b.props()) == win32::invalid_parameter);
+        b.log_file_at(sizeof(event_trace_properties), std::u16string(1024, u'f'));
+        CHECK(compat::start_trace(*k, &h, name.c_str(), b.props()) == win32::success);
+    }
     SUBCASE("the LogFileMode rules of the kernel: COMPRESSED without BUFFERING, NEWFILE on a system logger") {
         block b(full_size, lfm::real_time | lfm::compressed);
         CHECK(compat::start_trace(*k, &h, name.c_str(), b.props()) == win32::invalid_parameter);
