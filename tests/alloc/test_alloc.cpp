@@ -14,6 +14,7 @@
 #include <string>
 #include <system_error>
 
+#include "etwctl/session/compat.hpp"
 #include "etwctl_test.hpp"
 
 namespace {
@@ -229,6 +230,48 @@ void every_compat_class(K& k, std::uint64_t session, std::uint64_t reg, inputs c
     out.add(static_cast<std::uint32_t>(compat::tracelogging_set_information(k, reg, 9, nullptr, 0)));
 }
 
+/// Every session drop-in function (W and A forms), successful and refused, on the simulated kernel.
+struct session_block {
+    event_trace_properties p;
+    wide_char names[2 * 1024];
+};
+session_block g_blocks[3];
+void every_session_path(sim::kernel& k, results_log& out) noexcept {
+    static constexpr wide_char name[] = {'A', 'l', 'l', 'o', 'c', 0};
+    for (auto& b : g_blocks) {
+        b = session_block{};
+        b.p.wnode.buffer_size = sizeof(session_block);
+        b.p.wnode.flags = wnode_flag::traced_guid;
+        b.p.log_file_mode = log_file_mode::real_time;
+        b.p.logger_name_offset = offsetof(session_block, names);
+    }
+    std::uint64_t h = 0;
+    out.add(compat::start_trace(k, &h, name, &g_blocks[0].p));
+    out.add(compat::start_trace(k, &h, name, &g_blocks[1].p)); // ERROR_ALREADY_EXISTS
+    out.add(compat::start_trace_a(k, &h, "Ansi", &g_blocks[2].p));
+    out.add(compat::query_trace(k, 0, name, &g_blocks[1].p));
+    out.add(compat::update_trace(k, h, static_cast<wide_char const*>(nullptr), &g_blocks[2].p));
+    out.add(compat::flush_trace_a(k, 0, "ansi", &g_blocks[2].p));
+    event_trace_properties* array[2] = {&g_blocks[1].p, &g_blocks[2].p};
+    std::uint32_t n = 0;
+    out.add(compat::query_all_traces(k, array, 2, &n));   // ERROR_MORE_DATA: the NT Kernel Logger runs too
+    out.add(compat::query_all_traces_a(k, array, 1, &n)); // ERROR_MORE_DATA
+    std::uint32_t const pids[1] = {4};
+    event_filter_descriptor filter;
+    filter.ptr = reinterpret_cast<std::uintptr_t>(pids);
+    filter.size = sizeof pids;
+    filter.type = filter_type::pid;
+    enable_trace_parameters params;
+    params.version = enable_trace_parameters_version;
+    params.enable_filter_desc = &filter;
+    params.filter_desc_count = 1;
+    static constexpr guid provider = guid::from_string("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+    out.add(compat::enable_trace_ex2(k, h, &provider, 1, 4, 0, 0, 0, &params));
+    out.add(compat::enable_trace_ex2(k, 0, &provider, 1, 4, 0, 0, 0, nullptr)); // refused
+    out.add(compat::stop_trace(k, 0, name, &g_blocks[0].p)); // a block that a query did not fill
+    out.add(compat::stop_trace_a(k, h, static_cast<char const*>(nullptr), &g_blocks[2].p));
+}
+
 alignas(sim::kernel) unsigned char g_sim_storage[sizeof(sim::kernel)];
 
 } // namespace
@@ -246,6 +289,8 @@ TEST_CASE("no set, query or compat path allocates") {
     std::uint64_t const reg = k->register_provider();
     every_typed_path(*k, session, reg, in, sim_log);
     every_compat_class(*k, session, reg, in, sim_log);
+    results_log session_log;
+    every_session_path(*k, session_log);
     every_typed_path(quiet, 0xFFFF, 1, in, quiet_log);
     every_compat_class(quiet, 0xFFFF, 1, in, quiet_log);
     std::size_t const requests = k->request_count();
@@ -259,6 +304,13 @@ TEST_CASE("no set, query or compat path allocates") {
     CHECK(sim_log.n > 70);
     CHECK(quiet_log.n == sim_log.n);
     CHECK(sim_log.win32[0] == 0); // set<stack_tracing> with a compile-time list succeeded
+    // the session paths ran, and both ways
+    std::uint32_t const expected[] = {0, 183, 0, 0, 0, 0, 234, 234, 0, 87, 0, 0};
+    REQUIRE(session_log.n == std::size(expected));
+    for (std::size_t i = 0; i < session_log.n; ++i) {
+        CAPTURE(i);
+        CHECK(session_log.win32[i] == expected[i]);
+    }
 }
 
 TEST_CASE("the counter sees allocations (the test would catch one)") {
@@ -298,7 +350,7 @@ static_assert(session_kernel<quiet_session_kernel>);
 session_list_buffer<4> g_list; // static: the caller's storage
 
 template <class K>
-void every_session_path(K& k, results_log& out) {
+void every_typed_session_path(K& k, results_log& out) {
     using namespace std::chrono_literals;
     std::uint32_t const pids[] = {1, 2};
     std::uint16_t const ids[] = {3, 4};
@@ -337,8 +389,8 @@ TEST_CASE("no typed session path allocates: start, query, update, flush, enable,
     g_count = {};
     g_count.on = true; // ---- counted region -------------------------------------------------------
     auto* k = new (g_session_sim_storage) sim::kernel();
-    every_session_path(*k, sim_log);
-    every_session_path(quiet, quiet_log);
+    every_typed_session_path(*k, sim_log);
+    every_typed_session_path(quiet, quiet_log);
     std::size_t const running = k->sessions().running();
     std::size_t const requests = k->request_count();
     std::destroy_at(k);

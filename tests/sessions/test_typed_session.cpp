@@ -348,8 +348,8 @@ TEST_CASE("typed list: past 64 sessions, with the count Windows reports") {
         name[9] = static_cast<char16_t>(u'0' + i % 10);
         k.add_running(name);
     }
-    auto small = std::make_unique<session_list_buffer<10>>();
-    auto const first = list_sessions(k, *small);
+    auto few = std::make_unique<session_list_buffer<10>>();
+    auto const first = list_sessions(k, *few);
     CHECK(first.error() == win32_condition(win32::more_data));
     CHECK(sessions_required() == 100);
     CHECK(describe(first.error()) == "list_sessions: 100 sessions run and the storage holds 10; give storage for "
@@ -412,4 +412,38 @@ TEST_CASE("typed kernel session: a private system logger where Windows has them,
     auto s = start_session(k, modern);
     REQUIRE(s);
     CHECK(k.calls.back().name == u"etwctl-profile-4242");
+}
+
+TEST_CASE("typed messages: the Win32 answers the simulated kernel does not model, and the name checks") {
+    session_double k;
+    k.fail_next = win32::disk_full;
+    auto const full = start_session(k, session_config::user("etwctl-test").file_sequential("a.etl", file_size::megabytes(4096)));
+    CHECK(full.error() == win32_condition(win32::disk_full));
+    CHECK(describe(full.error()) == "StartTrace: Win32 ERROR_DISK_FULL 112: not enough disk for the maximum file size (plus "
+                                    "200 MB on the system drive)");
+    auto s = start_session(k, session_config::user("etwctl-test").real_time());
+    REQUIRE(s);
+    k.fail_next = win32::active_connections;
+    auto const stopping = s->stop();
+    CHECK_FALSE(stopping.stopped);
+    CHECK(s->owns()); // not stopped: still owned, stopped at scope exit
+    CHECK(describe(stopping.error) == "ControlTrace(STOP): the session is already stopping, Win32 ERROR_ACTIVE_CONNECTIONS 2402");
+    k.fail_next = win32::timeout;
+    auto const slow = enable_provider(*s, guid{}, enable_options{}.timeout(100ms));
+    CHECK(describe(slow) == "EnableTraceEx2: the providers did not answer within the timeout, Win32 ERROR_TIMEOUT 1460");
+    k.fail_next = win32::invalid_function;
+    auto const unregistered = enable_provider(*s, guid{});
+    CHECK(describe(unregistered) == "EnableTraceEx2: the provider is not registered, so its level cannot be updated, Win32 "
+                                    "ERROR_INVALID_FUNCTION 1");
+    std::string const long_path(1025, 'p');
+    auto const path = s->update(session_update{}.log_file(long_path));
+    CHECK(path == rule::session_log_file_name_too_long);
+    CHECK(describe(path) == "ControlTrace(UPDATE): the new log-file path is not valid UTF-8 or longer than 1024 characters");
+    std::string const long_name(1025, 'n');
+    auto const attach = attach_session(k, long_name);
+    CHECK(attach.error() == rule::session_name_invalid);
+    CHECK(describe(attach.error()) == "attach_session: the name has 1025 characters; a session name has 1 to 1024");
+    auto const stop = stop_session(k, "");
+    CHECK(stop.error == rule::session_name_invalid);
+    CHECK(describe(stop.error) == "stop_session: the name has 0 characters; a session name has 1 to 1024");
 }

@@ -193,8 +193,8 @@ TEST_CASE("typed on sim: QueryAllTraces' documented errors, and listing the whol
     CHECK(none.error() == rule::session_query_all_count);
     CHECK(describe(none.error()) == "list_sessions: no storage (a session_list_buffer<N> or spans of at least one entry)");
     // ERROR_MORE_DATA: too few entries; the count comes back.
-    auto small = std::make_unique<session_list_buffer<5>>();
-    auto const partial = list_sessions(*k, *small);
+    auto few = std::make_unique<session_list_buffer<5>>();
+    auto const partial = list_sessions(*k, *few);
     CHECK(partial.error() == win32_condition(win32::more_data));
     CHECK(sessions_required() == 20);
     // Storage larger than the machine's maximum: PropertyArrayCount is capped at query<max_loggers>, not refused.

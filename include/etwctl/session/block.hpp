@@ -56,7 +56,7 @@ struct block_fields {
     std::uint64_t v2_options = 0;
 };
 
-namespace session_block {
+namespace detail::session_block {
 
 inline std::uint32_t buffer_size(void const* p) noexcept { return detail::load<std::uint32_t>(p, 0); }
 
@@ -127,7 +127,7 @@ constexpr bool name_fits(std::uint32_t size, std::uint32_t offset, std::uint32_t
     return offset != 0 && end <= limit;
 }
 
-} // namespace session_block
+} // namespace detail::session_block
 
 /// StartTrace's facts from a caller's name and block (`Char`: the name's character type; `unit`: the
 /// block's character size, 2 for StartTraceW, 1 for StartTraceA).
@@ -141,7 +141,7 @@ start_facts read_start_facts(bool handle_pointer_present, Char const* name, void
     f.name_present = n.present;
     f.name_length = n.length;
     if (props == nullptr) return f;
-    block_fields const b = session_block::read(props);
+    block_fields const b = detail::session_block::read(props);
     f.buffer_size = b.buffer_size;
     if (b.buffer_size < sizeof(event_trace_properties)) return f; // check_start stops at the size
     f.wnode_flags = b.v1.wnode.flags;
@@ -164,12 +164,12 @@ start_facts read_start_facts(bool handle_pointer_present, Char const* name, void
         f.kernel_logger_guid_ok = check_kernel_logger_guid(f.session_guid, v) == rule::ok;
     }
     if (check_name_offsets(f.buffer_size, f.logger_name_offset, f.log_file_name_offset) != rule::ok) return f;
-    name_scan const file = session_block::scan(props, f.buffer_size, f.log_file_name_offset, unit);
+    name_scan const file = detail::session_block::scan(props, f.buffer_size, f.log_file_name_offset, unit);
     f.log_file_terminated = !file.present || file.terminated;
     f.log_file_length = file.length;
     if (file.present && file.terminated)
         f.newfile_pattern_ok = check_newfile_pattern(f.log_file_mode, file.length, [&](std::size_t i) {
-                                   return session_block::unit_at(props, f.log_file_name_offset, unit, i);
+                                   return detail::session_block::unit_at(props, f.log_file_name_offset, unit, i);
                                }) == rule::ok;
     return f;
 }
@@ -181,7 +181,7 @@ rule check_control_call(std::uint64_t handle, Char const* instance_name, void co
     name_scan const n = scan_name(instance_name, limits::max_session_name_length);
     bool const name_given = n.present && n.length != 0;
     block_fields b{};
-    if (props) b = session_block::read(props);
+    if (props) b = detail::session_block::read(props);
     bool const guid_ok = !name_given || !n.terminated ||
                          check_kernel_logger_guid(b.v1.wnode.guid, std::basic_string_view<Char>(instance_name, n.length)) == rule::ok;
     if (rule const r = check_control(props != nullptr, b.buffer_size, b.v1.wnode.flags, b.v1.logger_name_offset,
@@ -196,7 +196,7 @@ rule check_control_call(std::uint64_t handle, Char const* instance_name, void co
 /// (QueryAllTracesW: set Wnode.BufferSize, LoggerNameOffset and LogFileNameOffset in each).
 inline rule check_query_all_entry(void const* p) noexcept {
     if (p == nullptr) return rule::session_argument_null;
-    block_fields const b = session_block::read(p);
+    block_fields const b = detail::session_block::read(p);
     if (rule const r = check_properties_size(b.buffer_size, b.v1.wnode.flags); r != rule::ok) return r;
     return check_name_offsets(b.buffer_size, b.v1.logger_name_offset, b.v1.log_file_name_offset);
 }

@@ -48,12 +48,11 @@ concept trace_handle_type = std::unsigned_integral<H> && sizeof(H) == 8;
 template <class U>
 concept ulong_type = std::unsigned_integral<U> && sizeof(U) == 4;
 
-namespace compat {
-namespace detail_session {
+namespace detail {
 
 /// Runs a call that writes a TRACEHANDLE through the kernel's std::uint64_t*, whatever the caller's type.
 template <class H, class F>
-std::uint32_t with_handle(H* handle, F&& call) noexcept {
+std::uint32_t with_trace_handle(H* handle, F&& call) noexcept {
     if constexpr (std::is_same_v<H, std::uint64_t>) {
         return call(handle);
     } else {
@@ -65,27 +64,27 @@ std::uint32_t with_handle(H* handle, F&& call) noexcept {
 }
 
 template <class K, class H, class Char>
-std::uint32_t start(K& k, H* handle, Char const* name, void* props) noexcept {
+std::uint32_t session_start(K& k, H* handle, Char const* name, void* props) noexcept {
     constexpr std::uint32_t unit = sizeof(Char) == 1 ? 1 : 2;
     if (rule const r = check_start(read_start_facts(handle != nullptr, name, props, unit)); r != rule::ok) {
         if (handle) *handle = 0; // "If the function fails, the SessionHandle is 0" (StartTraceW)
         return win32_error_of(r);
     }
-    return with_handle(handle, [&](std::uint64_t* h) {
+    return with_trace_handle(handle, [&](std::uint64_t* h) {
         if constexpr (sizeof(Char) == 1) return k.start_trace_a(h, name, props);
         else return k.start_trace_w(h, name, props);
     });
 }
 
 template <class K, class Char>
-std::uint32_t control(K& k, std::uint64_t handle, Char const* name, void* props, std::uint32_t code) noexcept {
+std::uint32_t session_control(K& k, std::uint64_t handle, Char const* name, void* props, std::uint32_t code) noexcept {
     if (rule const r = check_control_call(handle, name, props, code); r != rule::ok) return win32_error_of(r);
     if constexpr (sizeof(Char) == 1) return k.control_trace_a(handle, name, props, code);
     else return k.control_trace_w(handle, name, props, code);
 }
 
 template <bool Ansi, class K, class P, class U>
-std::uint32_t query_all(K& k, P** array, std::uint32_t count, U* sessions) noexcept {
+std::uint32_t session_query_all(K& k, P** array, std::uint32_t count, U* sessions) noexcept {
     if (rule const r = check_query_all(array != nullptr, count, sessions != nullptr); r != rule::ok) return win32_error_of(r);
     void* blocks[max_configurable_loggers];
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -100,7 +99,9 @@ std::uint32_t query_all(K& k, P** array, std::uint32_t count, U* sessions) noexc
     return e;
 }
 
-} // namespace detail_session
+} // namespace detail
+
+namespace compat {
 
 // ---- StartTrace -----------------------------------------------------------------------------------------
 
@@ -108,12 +109,12 @@ std::uint32_t query_all(K& k, P** array, std::uint32_t count, U* sessions) noexc
 /// code; the handle (0 on failure) in *session_handle, the block's output fields written back.
 template <session_kernel K, trace_handle_type H, properties_block P>
 std::uint32_t start_trace(K& k, H* session_handle, wide_char const* instance_name, P* properties) noexcept {
-    return detail_session::start(k, session_handle, instance_name, static_cast<void*>(properties));
+    return detail::session_start(k, session_handle, instance_name, static_cast<void*>(properties));
 }
 /// StartTraceA: CHAR names (the log-file name in the block too).
 template <ansi_session_kernel K, trace_handle_type H, properties_block P>
 std::uint32_t start_trace_a(K& k, H* session_handle, char const* instance_name, P* properties) noexcept {
-    return detail_session::start(k, session_handle, instance_name, static_cast<void*>(properties));
+    return detail::session_start(k, session_handle, instance_name, static_cast<void*>(properties));
 }
 
 // ---- ControlTrace and its wrappers -------------------------------------------------------------------------
@@ -125,7 +126,7 @@ std::uint32_t start_trace_a(K& k, H* session_handle, char const* instance_name, 
 template <session_kernel K, properties_block P>
 std::uint32_t control_trace(K& k, std::uint64_t handle, wide_char const* instance_name, P* properties,
                             std::uint32_t control_code) noexcept {
-    return detail_session::control(k, handle, instance_name, static_cast<void*>(properties), control_code);
+    return detail::session_control(k, handle, instance_name, static_cast<void*>(properties), control_code);
 }
 template <session_kernel K, properties_block P>
 std::uint32_t stop_trace(K& k, std::uint64_t handle, wide_char const* instance_name, P* properties) noexcept {
@@ -148,7 +149,7 @@ std::uint32_t flush_trace(K& k, std::uint64_t handle, wide_char const* instance_
 template <ansi_session_kernel K, properties_block P>
 std::uint32_t control_trace_a(K& k, std::uint64_t handle, char const* instance_name, P* properties,
                               std::uint32_t control_code) noexcept {
-    return detail_session::control(k, handle, instance_name, static_cast<void*>(properties), control_code);
+    return detail::session_control(k, handle, instance_name, static_cast<void*>(properties), control_code);
 }
 template <ansi_session_kernel K, properties_block P>
 std::uint32_t stop_trace_a(K& k, std::uint64_t handle, char const* instance_name, P* properties) noexcept {
@@ -174,12 +175,12 @@ std::uint32_t flush_trace_a(K& k, std::uint64_t handle, char const* instance_nam
 /// with ERROR_MORE_DATA how many there are. `session_count` is a PULONG or a std::uint32_t*.
 template <session_kernel K, properties_block P, ulong_type U>
 std::uint32_t query_all_traces(K& k, P** property_array, std::uint32_t property_array_count, U* session_count) noexcept {
-    return detail_session::query_all<false>(k, property_array, property_array_count, session_count);
+    return detail::session_query_all<false>(k, property_array, property_array_count, session_count);
 }
 /// QueryAllTracesA: CHAR names.
 template <ansi_session_kernel K, properties_block P, ulong_type U>
 std::uint32_t query_all_traces_a(K& k, P** property_array, std::uint32_t property_array_count, U* session_count) noexcept {
-    return detail_session::query_all<true>(k, property_array, property_array_count, session_count);
+    return detail::session_query_all<true>(k, property_array, property_array_count, session_count);
 }
 
 // ---- EnableTraceEx2 ---------------------------------------------------------------------------------------------

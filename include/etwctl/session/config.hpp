@@ -231,40 +231,25 @@ public:
     }
 
     // -- buffers and timing -------------------------------------------------------------------------------
-    constexpr session_config buffer(buffer_size size) const noexcept {
-        session_config c = *this;
-        c.buffer_kb_ = size.in_kilobytes();
-        return c.checked();
-    }
+    constexpr session_config buffer(buffer_size size) const noexcept { return with(&session_config::buffer_kb_, size.in_kilobytes()); }
     constexpr session_config buffers(minimum_buffers minimum, maximum_buffers maximum) const noexcept {
         session_config c = *this;
         c.minimum_buffers_ = minimum.count;
-        c.maximum_buffers_ = maximum.count;
-        return c.checked();
+        return c.with(&session_config::maximum_buffers_, maximum.count);
     }
     /// FlushTimer, in whole seconds (a std::chrono duration that is not whole seconds does not convert).
     constexpr session_config flush_timer(std::chrono::seconds every) const noexcept {
-        session_config c = *this;
-        c.flush_timer_s_ = every.count() < 0 ? 0xFFFFFFFFU
-                           : static_cast<std::uint64_t>(every.count()) > 0xFFFFFFFFU ? 0xFFFFFFFFU
-                                                                                   : static_cast<std::uint32_t>(every.count());
-        return c.checked();
+        return with(&session_config::flush_timer_s_,
+                    every.count() < 0 || static_cast<std::uint64_t>(every.count()) > 0xFFFFFFFFU ? 0xFFFFFFFFU
+                                                                                               : static_cast<std::uint32_t>(every.count()));
     }
     /// Wnode.ClientContext: the time stamps' clock (default: QPC).
-    constexpr session_config clock(clock_type t) const noexcept {
-        session_config c = *this;
-        c.clock_ = t;
-        return c.checked();
-    }
+    constexpr session_config clock(clock_type t) const noexcept { return with(&session_config::clock_, t); }
 
     // -- options ---------------------------------------------------------------------------------------------
     /// EnableFlags (EVENT_TRACE_FLAG_*): the kernel events of a system logger (group masks beyond the first
     /// word: set<system_trace_enable_flags> on the started session). On a user session: refused.
-    constexpr session_config enable_flags(std::uint32_t flags) const noexcept {
-        session_config c = *this;
-        c.enable_flags_ = flags;
-        return c.checked();
-    }
+    constexpr session_config enable_flags(std::uint32_t flags) const noexcept { return with(&session_config::enable_flags_, flags); }
     /// EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING: one set of buffers for all processors.
     constexpr session_config no_per_processor_buffering() const noexcept {
         return with_mode(log_file_mode::no_per_processor_buffering);
@@ -280,16 +265,10 @@ public:
     /// EVENT_TRACE_FILE_MODE_PREALLOCATE: the file's maximum size is reserved at the start.
     constexpr session_config preallocate() const noexcept { return with_mode(log_file_mode::preallocate); }
     /// Wnode.Guid: the session's GUID (default 0: ETW makes one). Must be unique among running sessions.
-    constexpr session_config session_guid(guid g) const noexcept {
-        session_config c = *this;
-        c.guid_ = g;
-        return c.checked();
-    }
+    constexpr session_config session_guid(guid g) const noexcept { return with(&session_config::guid_, g); }
     /// FlushThreshold (Windows 8.1+): buffers filled before they are flushed.
     constexpr session_config flush_threshold(std::uint32_t buffers) const noexcept {
-        session_config c = *this;
-        c.flush_threshold_ = buffers;
-        return c.checked();
+        return with(&session_config::flush_threshold_, buffers);
     }
 
     // -- what it is ---------------------------------------------------------------------------------------------
@@ -340,11 +319,14 @@ private:
         return {full_mode(), max_file_.field_value(), !log_file_.empty(), system_logger_target()};
     }
 
-    constexpr session_config with_mode(std::uint32_t bit) const noexcept {
+    /// This configuration with one field set, checked: every setter is one of these.
+    template <class T>
+    constexpr session_config with(T session_config::*field, T value) const noexcept {
         session_config c = *this;
-        c.mode_ |= bit;
+        c.*field = value;
         return c.checked();
     }
+    constexpr session_config with_mode(std::uint32_t bit) const noexcept { return with(&session_config::mode_, mode_ | bit); }
     constexpr session_config with_file(std::uint32_t bit, session_text path, file_size max) const noexcept {
         session_config c = *this;
         c.mode_ = (c.mode_ & ~file_modes) | bit;
@@ -457,11 +439,6 @@ constexpr std::string_view config_problem_text(rule r) noexcept {
     case rule::session_mode_needs_maximum_file_size:
         return "session configuration: LogFileMode {hex}: {name} needs a maximum file size (give file_size::"
                "megabytes(n) with the file)";
-    case rule::session_mode_needs_log_file:
-        return "session configuration: LogFileMode {hex}: {name} needs a log file (add file_sequential(path, max))";
-    case rule::session_mode_excludes_log_file:
-        return "session configuration: LogFileMode {hex}: {name} keeps events in memory and takes no log file "
-               "(drop the file, or drop buffering())";
     case rule::session_mode_system_logger:
         return "session configuration: LogFileMode {hex}: a system logger does not take {name} (use a sequential "
                "or circular file, non-paged buffers)";
@@ -470,7 +447,7 @@ constexpr std::string_view config_problem_text(rule r) noexcept {
                "e.g. \"trace_%d.etl\"";
     case rule::session_no_destination:
         return "session configuration: no destination (add real_time(), buffering() or a file_...(path))";
-    default:
+    default: // the mode rules the setters cannot reach (NONSTOPPABLE, RELOG, COMPRESSED are not offered)
         return "session configuration: LogFileMode {hex} breaks a rule of StartTrace (see the rule's text)";
     }
 }

@@ -348,10 +348,16 @@ public:
         }
         session_properties p = session_properties::for_control();
         std::uint32_t const e = kernel_.control_trace_w(handle_.value, nullptr, p.data(), static_cast<std::uint32_t>(control_code::stop));
-        // ERROR_MORE_DATA: the session stopped, but its names did not fit (ControlTraceW); not with this block.
+        return stopped(e, p, "ControlTrace(STOP)");
+    }
+
+    /// What a ControlTrace(STOP) answered, as a report: ERROR_MORE_DATA still stopped the session (its names
+    /// did not fit, ControlTraceW; not with etwctl's block); then the final statistics and any loss.
+    static stop_report stopped(std::uint32_t e, session_properties const& p, std::string_view call) noexcept {
+        stop_report r;
         r.stopped = e == win32::success || e == win32::more_data;
         r.statistics = session_statistics::of(p.properties);
-        if (!r.stopped) r.error = detail::session_refused("ControlTrace(STOP)", e);
+        if (!r.stopped) r.error = detail::session_refused(call, e);
         else if (r.lost()) r.error = loss_error(r.statistics);
         return r;
     }
@@ -481,17 +487,24 @@ public:
 
 // ---- start, attach ----------------------------------------------------------------------------------------
 
+namespace detail {
+/// A session name as ControlTrace's InstanceName: NUL-terminated UTF-16 in `out`, or the rule it breaks.
+inline std::error_code instance_name(session_text name, wide_char (&out)[limits::max_session_name_length + 1],
+                                     std::string_view call) noexcept {
+    std::size_t const n = name.copy_utf16(out, limits::max_session_name_length + 1);
+    if (n != session_text::npos && n != 0 && n <= limits::max_session_name_length) return no_error();
+    return fail(make_error_code(n == session_text::npos ? rule::session_text_not_utf8 : rule::session_name_invalid),
+                "{name}: the name has {value} characters; a session name has 1 to {high}", call,
+                n == session_text::npos ? 0 : n, 0, limits::max_session_name_length);
+}
+} // namespace detail
+
 /// ControlTrace(QUERY) by name: the running session's handle (to attach to it).
 [[nodiscard]] inline result<session_ref> attach_session(session_kernel_ref k, session_text name) noexcept {
+    wide_char instance[limits::max_session_name_length + 1] = {};
+    if (auto const ec = detail::instance_name(name, instance, "attach_session")) return ec;
     session_properties p = session_properties::for_control();
-    std::size_t const n = name.copy_utf16(p.logger_name, limits::max_session_name_length + 1);
-    if (n == session_text::npos || n == 0 || n > limits::max_session_name_length)
-        return detail::fail(make_error_code(n == session_text::npos ? rule::session_text_not_utf8 : rule::session_name_invalid),
-                            "attach_session: the name has {value} characters; a session name has 1 to {high}",
-                            "attach_session", n == session_text::npos ? 0 : n, 0, limits::max_session_name_length);
-    wide_char name_copy[limits::max_session_name_length + 1] = {};
-    (void)name.copy_utf16(name_copy, limits::max_session_name_length + 1);
-    std::uint32_t const e = k.control_trace_w(0, name_copy, p.data(), static_cast<std::uint32_t>(control_code::query));
+    std::uint32_t const e = k.control_trace_w(0, instance, p.data(), static_cast<std::uint32_t>(control_code::query));
     if (e != win32::success) return detail::session_refused("attach_session: ControlTrace(QUERY)", e);
     return session_ref(k, p.handle());
 }
@@ -499,22 +512,15 @@ public:
 /// ControlTrace(STOP) by name: stops a running session this program may not have started (asked for
 /// explicitly), with the final statistics.
 [[nodiscard]] inline stop_report stop_session(session_kernel_ref k, session_text name) noexcept {
-    stop_report r;
-    wide_char name_copy[limits::max_session_name_length + 1] = {};
-    std::size_t const n = name.copy_utf16(name_copy, limits::max_session_name_length + 1);
-    if (n == session_text::npos || n == 0 || n > limits::max_session_name_length) {
-        r.error = detail::fail(make_error_code(n == session_text::npos ? rule::session_text_not_utf8 : rule::session_name_invalid),
-                               "stop_session: the name has {value} characters; a session name has 1 to {high}",
-                               "stop_session", n == session_text::npos ? 0 : n, 0, limits::max_session_name_length);
+    wide_char instance[limits::max_session_name_length + 1] = {};
+    if (auto const ec = detail::instance_name(name, instance, "stop_session")) {
+        stop_report r;
+        r.error = ec;
         return r;
     }
     session_properties p = session_properties::for_control();
-    std::uint32_t const e = k.control_trace_w(0, name_copy, p.data(), static_cast<std::uint32_t>(control_code::stop));
-    r.stopped = e == win32::success || e == win32::more_data;
-    r.statistics = session_statistics::of(p.properties);
-    if (!r.stopped) r.error = detail::session_refused("stop_session: ControlTrace(STOP)", e);
-    else if (r.lost()) r.error = session_ref::loss_error(r.statistics);
-    return r;
+    std::uint32_t const e = k.control_trace_w(0, instance, p.data(), static_cast<std::uint32_t>(control_code::stop));
+    return session_ref::stopped(e, p, "stop_session: ControlTrace(STOP)");
 }
 
 /// A session by its logger id (or handle): checked with a query, so a stale id is an error now.

@@ -3,7 +3,8 @@
 // etwctl::kernel, so every etwctl function runs against it on any platform.
 //
 // What it models (phnt ntwmi.h / ntexapi.h, Geoff Chappell's ETW pages, the SDK's evntrace.h / evntprov.h):
-//  - loggers: ids < 64 plus the NT Kernel Logger (0xFFFF); a TraceHandle's low 16 bits select one.
+//  - loggers: ids < 64 plus the NT Kernel Logger (0xFFFF); a TraceHandle's low 16 bits select one. Each
+//    runs a session (testing/sim_sessions.hpp: StartTrace, ControlTrace, QueryAllTraces, EnableTraceEx2).
 //    Unknown logger -> STATUS_WMI_INSTANCE_NOT_FOUND; the system-trace classes need
 //    EVENT_TRACE_SYSTEM_LOGGER_MODE -> else STATUS_INVALID_PARAMETER; at most 8 such loggers.
 //  - per logger: PERFINFO_GROUPMASK (aliases normalized as the kernel reports them), the stack-tracing
@@ -21,9 +22,11 @@
 // Choices where no source gives the kernel's behaviour are marked "model choice" and listed in docs/choices.md.
 // Fixed capacity throughout: no heap, so it can stand in for the kernel in allocation-counting tests.
 //
-// Size: a sim::kernel holds all of that inline and is large (about 160 KB on x86-64, sizeof(sim::kernel),
-// growing as newer classes are modelled: the per-logger
-// stack and disallow lists dominate, then the request log's 512 records and 32 KiB byte arena). It
+// Size: a sim::kernel holds all of that inline and is large (234,848 bytes on x86-64, sizeof(sim::kernel),
+// growing as newer classes are modelled): the request log (512 records of 128 bytes, a 48 KiB byte
+// arena), the session model (40 KB: 64 loggers, an 8192-unit text store for names and filter data, 64
+// enablements), 8 disallow lists (32 KB), the classes of later releases (25 KB), 8 system-logger slots
+// (10 KB). It
 // works as a static object or on the heap (std::make_unique<sim::kernel>()); as a local it wants a
 // thread with a large stack (the 1 MiB default of a Windows thread is enough, a small fiber's is not).
 //
@@ -535,7 +538,7 @@ private:
     template <class Char>
     recorded_request& record_session(session_function f, std::uint32_t code, std::uint64_t handle, Char const* name,
                                      void const* props) noexcept {
-        std::uint32_t const size = props ? session_block::buffer_size(props) : 0U;
+        std::uint32_t const size = props ? detail::session_block::buffer_size(props) : 0U;
         auto& r = record(kernel_function{}, code, props, size);
         r.kernel_class = 0;
         r.is_session_call = true;

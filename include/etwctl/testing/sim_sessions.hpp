@@ -275,7 +275,7 @@ public:
         constexpr std::uint32_t unit = sizeof(Char) == 1 ? 1 : 2;
         start_facts const f = read_start_facts(handle != nullptr, instance_name, props, unit);
         if (rule const r = check_start(f); r != rule::ok) return fail(handle, win32_error_of(r));
-        block_fields const b = session_block::read(props);
+        block_fields const b = detail::session_block::read(props);
         char16_t name_buf[limits::max_session_name_length + 1];
         std::u16string_view const name = widen(instance_name, f.name_length, name_buf);
         char16_t file_buf[limits::max_log_file_name_length + 1];
@@ -283,7 +283,7 @@ public:
         if (f.log_file_name_offset != 0 && f.log_file_length != 0) {
             // model choice: a log-file name over the documented 1024 characters is ERROR_INVALID_PARAMETER
             if (f.log_file_length > limits::max_log_file_name_length) return fail(handle, win32::invalid_parameter);
-            for (std::size_t i = 0; i < f.log_file_length; ++i) file_buf[i] = session_block::unit_at(props, f.log_file_name_offset, unit, i);
+            for (std::size_t i = 0; i < f.log_file_length; ++i) file_buf[i] = detail::session_block::unit_at(props, f.log_file_name_offset, unit, i);
             file = {file_buf, f.log_file_length};
         }
         // the reserved names take their GUIDs (Chappell's StartTrace); SystemTraceControlGuid is the NT Kernel Logger
@@ -314,7 +314,7 @@ public:
         // Written back (model choice, docs/choices.md): the handle, the buffer counts as clamped, the
         // statistics, LoggerThreadId and the session name at LoggerNameOffset; nothing past BufferSize.
         write_numbers(*r, props);
-        if (f.logger_name_offset != 0) session_block::put_name(props, f.logger_name_offset, unit, name);
+        if (f.logger_name_offset != 0) detail::session_block::put_name(props, f.logger_name_offset, unit, name);
         return win32::success;
     }
 
@@ -325,7 +325,7 @@ public:
         if (rule const r = check_control_call(handle, instance_name, props, code); r != rule::ok) return win32_error_of(r);
         name_scan const n = scan_name(instance_name, limits::max_session_name_length);
         bool const name_given = n.present && n.length != 0;
-        block_fields const b = session_block::read(props);
+        block_fields const b = detail::session_block::read(props);
         // The target: SystemTraceControlGuid is the NT Kernel Logger; else a name decides; else the handle
         // (Chappell's NtTraceControl: stop/query/update/flush).
         logger_record* r = nullptr;
@@ -570,15 +570,15 @@ private:
     /// included, is ERROR_BAD_PATHNAME), REAL_TIME on or off (the other LogFileMode bits are kept),
     /// MaximumBuffers (0 keeps; raised to MinimumBuffers). Private loggers: the file and FlushTimer only.
     std::uint32_t update(logger_record& r, void const* props, std::uint32_t unit) noexcept {
-        block_fields const b = session_block::read(props);
+        block_fields const b = detail::session_block::read(props);
         event_trace_properties p = r.properties;
         char16_t file_buf[limits::max_log_file_name_length + 1];
         std::u16string_view file;
         if (b.v1.log_file_name_offset != 0) {
-            name_scan const s = session_block::scan(props, b.buffer_size, b.v1.log_file_name_offset, unit);
+            name_scan const s = detail::session_block::scan(props, b.buffer_size, b.v1.log_file_name_offset, unit);
             if (!s.terminated) return win32_error_of(rule::session_name_no_room);
             if (s.length > limits::max_log_file_name_length) return win32::invalid_parameter; // model choice, as StartTrace
-            for (std::size_t i = 0; i < s.length; ++i) file_buf[i] = session_block::unit_at(props, b.v1.log_file_name_offset, unit, i);
+            for (std::size_t i = 0; i < s.length; ++i) file_buf[i] = detail::session_block::unit_at(props, b.v1.log_file_name_offset, unit, i);
             file = {file_buf, s.length};
             if (!file.empty() && find_by_log_file(file)) return win32::bad_pathname;
         }
@@ -603,7 +603,7 @@ private:
     /// (an offset of 0: that name is not written); ERROR_MORE_DATA when a name does not fit.
     std::uint32_t write_back(event_trace_properties const& p, std::uint16_t id, std::u16string_view name,
                              std::u16string_view file, void* props, std::uint32_t unit) const noexcept {
-        block_fields const b = session_block::read(props);
+        block_fields const b = detail::session_block::read(props);
         event_trace_properties out = p;
         out.wnode.buffer_size = b.v1.wnode.buffer_size;
         out.wnode.flags = b.v1.wnode.flags;
@@ -614,11 +614,11 @@ private:
         bool fits = true;
         auto const put = [&](std::uint32_t offset, std::uint32_t other, std::u16string_view s) {
             if (offset == 0) return;
-            if (!session_block::name_fits(b.buffer_size, offset, other, unit, s.size())) {
+            if (!detail::session_block::name_fits(b.buffer_size, offset, other, unit, s.size())) {
                 fits = false;
                 return;
             }
-            session_block::put_name(props, offset, unit, s);
+            detail::session_block::put_name(props, offset, unit, s);
         };
         put(b.v1.logger_name_offset, b.v1.log_file_name_offset, name);
         put(b.v1.log_file_name_offset, b.v1.logger_name_offset, file);
