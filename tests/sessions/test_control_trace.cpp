@@ -86,8 +86,8 @@ TEST_CASE("ControlTrace: the documented errors") {
     CHECK(compat::query_trace(*k, 0x40, static_cast<wide_char const*>(nullptr), q.props()) == win32::invalid_parameter); // not a logger id
     CHECK(compat::query_trace(*k, 0x3F, static_cast<wide_char const*>(nullptr), q.props()) == win32::wmi_instance_not_found);
     CHECK(compat::query_trace(*k, 0, w(u"nobody").c_str(), q.props()) == win32::wmi_instance_not_found);
-    block small(0x77);
-    CHECK(compat::query_trace(*k, h, static_cast<wide_char const*>(nullptr), small.props()) == win32::bad_length);
+    block undersized(0x77);
+    CHECK(compat::query_trace(*k, h, static_cast<wide_char const*>(nullptr), undersized.props()) == win32::bad_length);
     block bad(full_size);
     bad.props()->logger_name_offset = 4;
     CHECK(compat::query_trace(*k, h, static_cast<wide_char const*>(nullptr), bad.props()) == win32::invalid_parameter);

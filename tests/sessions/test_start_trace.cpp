@@ -247,9 +247,9 @@ TEST_CASE("StartTrace: EVENT_TRACE_PROPERTIES_V2") {
     CHECK(v2->v2_control == event_trace_properties_version_2); // the V2 fields are the caller's
     CHECK(b.guard_intact());
     // the versioned flag on a block that cannot hold the V2 structure
-    block small(sizeof(event_trace_properties) + 8);
-    small.props()->wnode.flags |= wnode_flag::versioned_properties;
-    CHECK(compat::start_trace(*k, &h, w(u"v2b").c_str(), small.props()) == win32::bad_length);
+    block undersized(sizeof(event_trace_properties) + 8);
+    undersized.props()->wnode.flags |= wnode_flag::versioned_properties;
+    CHECK(compat::start_trace(*k, &h, w(u"v2b").c_str(), undersized.props()) == win32::bad_length);
     // FilterDescCount without FilterDesc
     block f(sizeof(event_trace_properties_v2) + 64);
     f.props()->wnode.flags |= wnode_flag::versioned_properties;

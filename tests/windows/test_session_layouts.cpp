@@ -18,16 +18,10 @@
 #include "etwctl/session/checks.hpp"
 #include "etwctl/session/layouts.hpp"
 #include "etwctl_test.hpp"
+#include "sdk_layout.hpp"
 
 namespace {
 
-#define ETWCTL_SAME_LAYOUT(sdk, ours)                                                                   \
-    static_assert(sizeof(sdk) == sizeof(ours), "size of " #ours " differs from " #sdk);               \
-    static_assert(alignof(sdk) == alignof(ours), "alignment of " #ours " differs from " #sdk);        \
-    static_assert(std::is_trivially_copyable_v<ours>, #ours " must be trivially copyable")
-#define ETWCTL_SAME_OFFSET(sdk, sdk_field, ours, our_field)                                            \
-    static_assert(offsetof(sdk, sdk_field) == offsetof(ours, our_field),                               \
-                  "offset of " #ours "::" #our_field " differs from " #sdk "::" #sdk_field)
 
 ETWCTL_SAME_LAYOUT(WNODE_HEADER, etwctl::wnode_header);
 ETWCTL_SAME_OFFSET(WNODE_HEADER, BufferSize, etwctl::wnode_header, buffer_size);

@@ -278,14 +278,10 @@ public:
         block_fields const b = detail::session_block::read(props);
         char16_t name_buf[limits::max_session_name_length + 1];
         std::u16string_view const name = widen(instance_name, f.name_length, name_buf);
-        char16_t file_buf[limits::max_log_file_name_length + 1];
+        char16_t file_buf[limits::max_log_file_name_length];
         std::u16string_view file;
-        if (f.log_file_name_offset != 0 && f.log_file_length != 0) {
-            // model choice: a log-file name over the documented 1024 characters is ERROR_INVALID_PARAMETER
-            if (f.log_file_length > limits::max_log_file_name_length) return fail(handle, win32::invalid_parameter);
-            for (std::size_t i = 0; i < f.log_file_length; ++i) file_buf[i] = detail::session_block::unit_at(props, f.log_file_name_offset, unit, i);
-            file = {file_buf, f.log_file_length};
-        }
+        if (std::uint32_t const e = log_file_of(props, f.buffer_size, f.log_file_name_offset, unit, file_buf, file); e != win32::success)
+            return fail(handle, e);
         // the reserved names take their GUIDs (Chappell's StartTrace); SystemTraceControlGuid is the NT Kernel Logger
         guid id = b.v1.wnode.guid;
         reserved_session const reserved = f.name_reserved != reserved_session::none ? f.name_reserved : reserved_session_of_guid(id);
@@ -572,16 +568,11 @@ private:
     std::uint32_t update(logger_record& r, void const* props, std::uint32_t unit) noexcept {
         block_fields const b = detail::session_block::read(props);
         event_trace_properties p = r.properties;
-        char16_t file_buf[limits::max_log_file_name_length + 1];
+        char16_t file_buf[limits::max_log_file_name_length];
         std::u16string_view file;
-        if (b.v1.log_file_name_offset != 0) {
-            name_scan const s = detail::session_block::scan(props, b.buffer_size, b.v1.log_file_name_offset, unit);
-            if (!s.terminated) return win32_error_of(rule::session_name_no_room);
-            if (s.length > limits::max_log_file_name_length) return win32::invalid_parameter; // model choice, as StartTrace
-            for (std::size_t i = 0; i < s.length; ++i) file_buf[i] = detail::session_block::unit_at(props, b.v1.log_file_name_offset, unit, i);
-            file = {file_buf, s.length};
-            if (!file.empty() && find_by_log_file(file)) return win32::bad_pathname;
-        }
+        if (std::uint32_t const e = log_file_of(props, b.buffer_size, b.v1.log_file_name_offset, unit, file_buf, file); e != win32::success)
+            return e;
+        if (!file.empty() && find_by_log_file(file)) return win32::bad_pathname;
         if (b.v1.flush_timer != 0) p.flush_timer = b.v1.flush_timer;
         if (!r.private_logger) {
             if (r.system_slot != no_slot) p.enable_flags = b.v1.enable_flags;
@@ -715,6 +706,20 @@ private:
             shift(r.log_file);
         }
         for (auto& e : enables_) shift(e.filter_data);
+    }
+    /// The log-file name at `offset` of a block (none for offset 0), copied into `out`. An unterminated
+    /// name: ERROR_BAD_LENGTH (session_name_no_room); over the documented 1024 characters:
+    /// ERROR_INVALID_PARAMETER (model choice).
+    static std::uint32_t log_file_of(void const* props, std::uint32_t size, std::uint32_t offset, std::uint32_t unit,
+                                     char16_t (&out)[limits::max_log_file_name_length], std::u16string_view& file) noexcept {
+        file = {};
+        if (offset == 0) return win32::success;
+        name_scan const s = detail::session_block::scan(props, size, offset, unit);
+        if (!s.terminated) return win32_error_of(rule::session_name_no_room);
+        if (s.length > limits::max_log_file_name_length) return win32::invalid_parameter;
+        for (std::size_t i = 0; i < s.length; ++i) out[i] = detail::session_block::unit_at(props, offset, unit, i);
+        file = {out, s.length};
+        return win32::success;
     }
     template <class Char>
     static std::u16string_view widen(Char const* s, std::size_t n, char16_t* out) noexcept {
