@@ -239,8 +239,8 @@ bool finish_group(parser& ps, group& g) {
     if (g.settings.mode == file_mode::append && g.settings.max_file)
         return ps.fail("-MaxFile does not apply to -FileMode Append (the file grows as it is)");
     if (!g.kernel && (!g.stackwalk.empty() || g.pmc))
-        return ps.fail(std::string(!g.stackwalk.empty() ? "-stackwalk" : "-pmc") + " names kernel events, and " + g.label() +
-                       "'s -on holds user providers: stacks for a provider's events are its ':stack' (Provider:Keywords:Level:'stack')");
+        return ps.fail(std::string(!g.stackwalk.empty() ? "-stackwalk" : "-pmc") + " names kernel events, but the -on of " + g.label() +
+                       " holds user providers: stacks for a provider's events are its ':stack' (Provider:Keywords:Level:'stack')");
     if (!g.stackwalk.empty()) {
         if (blank(g.stackwalk) || g.stackwalk.back() == '+')
             return ps.fail("an empty stack-walk list would turn stack walking off; nothing was sent", 2,

@@ -250,7 +250,7 @@ int apply_update(context const& ctx, tool_kernel& k, group const& g, std::vector
         if (st.max_buffers) u = u.maximum_buffers(*st.max_buffers);
         if (st.real_time) u = u.real_time(true);
         if (auto const ec = ref->update(u); ec) return report_error(ctx, ec, "cannot update " + s.text, name);
-        if (!ctx.cl.json) std::cout << "updated " << s.text << "\n";
+        if (!ctx.cl.json) std::cout << (ctx.cl.dry_run ? "would update " : "updated ") << s.text << "\n";
     }
     if (int const rc = g.kernel ? apply_kernel_work(ctx, k, g, s, false, results) : enable_providers(ctx, k, g, ids, *ref, s.text, step);
         rc != exit_ok)
@@ -272,7 +272,7 @@ int apply_flush(context const& ctx, tool_kernel& k, group const& g, std::vector<
     step.str("command", "flush").str("session", name).num("logger", ref->handle().logger().value);
     if (g.settings.file) step.str("log_file", *g.settings.file);
     results.push_back(step.text());
-    if (!ctx.cl.json) std::cout << "flushed " << label << (g.settings.file ? " to " + *g.settings.file : std::string()) << "\n";
+    if (!ctx.cl.json) std::cout << (ctx.cl.dry_run ? "would flush " : "flushed ") << label << (g.settings.file ? " to " + *g.settings.file : std::string()) << "\n";
     return exit_ok;
 }
 
@@ -288,7 +288,8 @@ int apply_stop(context const& ctx, tool_kernel& k, group const& g, std::vector<s
         step.str("command", "stop").str("session", name).boolean("stopped", r.stopped);
         if (r.stopped) {
             step.raw("statistics", statistics_json(r.statistics));
-            if (!ctx.cl.json)
+            if (!ctx.cl.json && ctx.cl.dry_run) std::cout << "would stop '" << name << "' (dry run: not sent)\n";
+            else if (!ctx.cl.json)
                 std::cout << "stopped '" << name << "': " << r.statistics.buffers_written << " buffers written, "
                           << r.statistics.events_lost << " events lost\n";
             if (r.lost())

@@ -79,7 +79,7 @@ etwctl_tool_requests_test(session_uiforetw_start RC 0 SIM no-kernel-logger ARGS 
                           FILES kernel.etl user.etl
                           STDOUT "\"session\":\"NT Kernel Logger\",\"handle\":\"0x000000000000FFFF\""
                                  "\"session\":\"UIforETWSession\",\"handle\":\"0x0000000000000001\""
-                                 "\"provider\":\"e13c0d23-ccbc-4e12-931b-d9cc2eee27e4\",\"provider_name\":\"e13c0d23-ccbc-4e12-931b-d9cc2eee27e4\",\"level\":5,\"match_any\":\"0x000000000001CCBD\",\"match_all\":\"0x0000000000000000\",\"enable_property\":0")
+                                 "\"session\":\"UIforETWSession\",\"handle\":\"0x0000000000000001\",\"control_code\":1,\"provider\":\"e13c0d23-ccbc-4e12-931b-d9cc2eee27e4\",\"provider_name\":\"e13c0d23-ccbc-4e12-931b-d9cc2eee27e4\",\"level\":5,\"match_any\":\"0x000000000001CCBD\",\"match_all\":\"0x0000000000000000\",\"enable_property\":0")
 etwctl_tool_test(session_uiforetw_start_text RC 0 SIM no-kernel-logger ARGS --trace ${uiforetw_start}
                  STDOUT "started NT Kernel Logger (0xFFFF), file kernel.etl"
                         "NT Kernel Logger (0xFFFF): stack walk CSwitch+ReadyThread+Profile (3 events)"
@@ -209,3 +209,9 @@ etwctl_tool_test(session_cmd_flush RC 0 SIM "user-logger=4:S" ARGS session flush
 etwctl_tool_test(session_cmd_update RC 0 SIM "user-logger=4:S" ARGS session update S -MaxBuffers 32 STDOUT "updated 'S' (logger 4)")
 etwctl_tool_test(session_cmd_list RC 0 ARGS session list STDOUT "NT Kernel Logger" "1 session")
 etwctl_tool_test(session_update_nothing RC 1 ARGS -update S STDERR "-update S changes nothing")
+# A dry run of -stop / -flush: the query that finds the session is a read and is sent; the change is not.
+etwctl_tool_test(session_stop_dry_run RC 0 SIM "logger=5:My Session" ARGS --dry-run -stop "My Session"
+                 STDOUT "would stop 'My Session' (dry run: not sent)"
+                        "ControlTraceW(TraceHandle=0x0, InstanceName=\"My Session\", Properties: 4248 bytes, EVENT_TRACE_CONTROL_STOP) [not sent (dry run)]")
+etwctl_tool_test(session_flush_dry_run_absent RC 3 ARGS --dry-run -flush Nope
+                 STDERR "cannot find 'Nope'" "EVENT_TRACE_CONTROL_QUERY) [sent: ERROR_WMI_INSTANCE_NOT_FOUND]")
