@@ -5,6 +5,8 @@
 # in the build tree holds only links to the two header folders; EtwctlDependencies.cmake turns
 # ETWCTL_CROSS_INCLUDE_DIR into the imported targets Microsoft.GSL::GSL and doctest::doctest.
 # ETWCTL_HOST_INCLUDE_DIR (default /usr/include) is where the Debian packages put the headers.
+# pugixml (the opt-in WPR profile reader, etwctl/wpr/) is a compiled library with no Debian package for
+# mingw-w64, so cross builds have no etwctl::wpr target: the WPR part is built and tested natively only.
 
 # Search the mingw-w64 sysroot for libraries, headers and packages; run host programs.
 set(CMAKE_FIND_ROOT_PATH /usr/${ETWCTL_MINGW_TRIPLE})
