@@ -16,7 +16,7 @@ root=$(pwd)
 all_presets=(gcc clang asan tsan noexcept mingw-gcc mingw-clang)
 if [ "$#" -gt 0 ]; then presets=("$@"); else presets=("${all_presets[@]}"); fi
 
-packages=(cmake ninja-build g++ clang-14 libclang-rt-14-dev libmsgsl-dev doctest-dev libbenchmark-dev libpugixml-dev valgrind
+packages=(cmake ninja-build pkg-config g++ clang-14 libclang-rt-14-dev libmsgsl-dev doctest-dev libbenchmark-dev libpugixml-dev valgrind
           g++-mingw-w64-x86-64-posix mingw-w64-x86-64-dev wine64 wine)
 
 log_dir="$root/build/test-logs"
