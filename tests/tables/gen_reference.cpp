@@ -229,7 +229,7 @@ void sources() {
         put(" | ");
         put(s.name);
         put(" | ");
-        put(s.kprofile_name.empty() ? std::string_view("–") : s.kprofile_name);
+        put(s.kprofile_name.empty() ? std::string_view("–") : std::string_view(s.kprofile_name));
         put(" | ");
         if (s.hal_dependent) put("HAL/CPU dependent");
         if (s.source == profile_source::maximum) put("end of the enumeration, not a counter");
