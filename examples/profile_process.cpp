@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "etwctl/etwctl.hpp"
+#include "etwctl/sessions.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 
 namespace {

@@ -11,6 +11,8 @@
 #include "etwctl/compat.hpp"
 #include "etwctl/compat_current.hpp"
 #include "etwctl/profiler/custom_counters.hpp"
+#include "etwctl/session/compat.hpp"
+#include "etwctl/sessions.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 
 namespace doctest {
