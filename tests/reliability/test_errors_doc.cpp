@@ -395,7 +395,11 @@ trigger const triggers[] = {
     {rule::session_text_not_utf8, "start_session with a name that is not UTF-8",
      [] { machine m; return as_rule(start_session(*m.k, session_config::user("x\xC3").real_time()).error()); }},
     {rule::session_log_file_name_too_long, "start_session with a 1025-character log-file path",
-     [] { machine m; return as_rule(start_session(*m.k, session_config::user("x").file_sequential(std::string(1025, 'p'))).error()); }},
+     [] {
+         machine m;
+         std::string const path(1025, 'p');
+         return as_rule(start_session(*m.k, session_config::user("x").file_sequential(path)).error());
+     }},
     {rule::session_buffer_size_out_of_range, "start_session with 2 KB buffers",
      [] { machine m; return as_rule(start_session(*m.k, session_config::user("x").real_time().buffer(buffer_size::kilobytes(2))).error()); }},
     {rule::session_enable_flags_need_system_logger, "start_session: a user session with enable flags",

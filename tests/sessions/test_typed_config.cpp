@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "etwctl/sessions.hpp"
 #include "etwctl_test.hpp"
@@ -161,3 +163,10 @@ TEST_CASE("typed config: broken rules at run time, with the rule, the values and
     auto const still_broken = session_config::user("x").file_append("a.etl").real_time().buffer(buffer_size::kilobytes(64));
     CHECK(still_broken.problem().broken == rule::session_log_file_mode_conflict);
 }
+
+// A name in a temporary string would dangle: it does not bind (a named string, a literal or a view does).
+static_assert(!std::is_constructible_v<session_text, std::string&&>);
+static_assert(!std::is_constructible_v<session_text, std::u16string&&>);
+static_assert(std::is_constructible_v<session_text, std::string const&>);
+static_assert(std::is_constructible_v<session_text, std::string_view>);
+static_assert(std::is_constructible_v<session_text, char const (&)[4]>);

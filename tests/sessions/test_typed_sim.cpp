@@ -218,7 +218,8 @@ TEST_CASE("typed on sim: EnableTraceEx2's documented errors, each with its typed
     constexpr guid provider = provider_name<"MyCompany.MyComponent">;
     std::vector<trace_session> sessions;
     for (int i = 0; i < 9; ++i) {
-        auto s = start_session(*k, session_config::user("etwctl-enable-" + std::to_string(i)).real_time());
+        std::string const name = "etwctl-enable-" + std::to_string(i);
+        auto s = start_session(*k, session_config::user(name).real_time());
         REQUIRE(s);
         sessions.push_back(std::move(*s));
     }

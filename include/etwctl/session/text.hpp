@@ -46,6 +46,13 @@ public:
                  !std::is_same_v<S, std::u16string_view>)
     constexpr session_text(S const& s) noexcept : session_text(std::u16string_view(s)) {} // NOLINT
 
+    /// A temporary string object would leave the view dangling once the statement ends: name it first.
+    template <class S>
+        requires(std::is_class_v<std::remove_cvref_t<S>> && !std::is_lvalue_reference_v<S> &&
+                 !std::is_trivially_copyable_v<std::remove_cvref_t<S>> &&
+                 (std::is_convertible_v<S const&, std::string_view> || std::is_convertible_v<S const&, std::u16string_view>))
+    session_text(S&&) = delete;
+
     constexpr bool empty() const noexcept { return size_ == 0; }
     /// Code units as given (bytes for char text).
     constexpr std::size_t size() const noexcept { return size_; }
