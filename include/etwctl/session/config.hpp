@@ -245,7 +245,13 @@ public:
                                                                                                : static_cast<std::uint32_t>(every.count()));
     }
     /// Wnode.ClientContext: the time stamps' clock (default: QPC).
-    constexpr session_config clock(clock_type t) const noexcept { return with(&session_config::clock_, t); }
+    constexpr session_config clock(clock_type t) const noexcept {
+        // Not with(): clang 14 leaves with<clock_type> undefined in a constant expression once a run-time
+        // use queued its instantiation (a constant configuration with .clock(...) did not compile).
+        session_config c = *this;
+        c.clock_ = t;
+        return c.checked();
+    }
 
     // -- options ---------------------------------------------------------------------------------------------
     /// EnableFlags (EVENT_TRACE_FLAG_*): the kernel events of a system logger (group masks beyond the first
