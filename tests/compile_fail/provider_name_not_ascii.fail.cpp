@@ -1,4 +1,4 @@
-// expect: etwctl::provider_name<"...">: the name must be 1 or more ASCII characters without NUL
+// expect: etwctl::provider_name<Name>: the name must be 1 or more ASCII characters without NUL
 // Misuse: a provider name with a non-ASCII character (etwctl cannot upper-case it as EventSource does).
 #include "etwctl/session/provider_name.hpp"
 

@@ -133,7 +133,7 @@ namespace detail {
 template <fixed_string Name>
 consteval guid provider_name_guid() noexcept {
     static_assert(provider_name_hashable(Name.view()),
-                  "etwctl::provider_name<\"...\">: the name must be 1 or more ASCII characters without NUL "
+                  "etwctl::provider_name<Name>: the name must be 1 or more ASCII characters without NUL "
                   "(etwctl hashes ASCII names only; give the provider's GUID instead)");
     return provider_guid_of_hashable(Name.view());
 }
