@@ -206,7 +206,17 @@ constexpr bool rule_table_in_order() noexcept {
 }
 static_assert(rule_table_in_order(), "etwctl: rule_table rows must follow the enumerators' order");
 
-constexpr rule_info const& info(rule r) noexcept { return rule_table[static_cast<std::size_t>(r)]; }
+/// The row of a value that names no rule (an error_code of rule_category() built from an arbitrary int):
+/// Win32 ERROR_MR_MID_NOT_FOUND, as to_win32 answers for a code of an unknown category.
+inline constexpr rule_info unknown_rule_info{rule::count_, win32::mr_mid_not_found, "unknown_rule",
+                                             "not an etwctl rule (the error code's value is outside the rule table)"};
+
+/// The rule's row; a value outside the table (a rule_category() code made from any int) gets
+/// unknown_rule_info instead of a read past the table.
+constexpr rule_info const& info(rule r) noexcept {
+    auto const i = static_cast<std::size_t>(r);
+    return i < sizeof(rule_table) / sizeof(rule_table[0]) ? rule_table[i] : unknown_rule_info;
+}
 constexpr std::uint32_t win32_error_of(rule r) noexcept { return info(r).win32_error; }
 
 ETWCTL_END_NAMESPACE

@@ -105,3 +105,18 @@ TEST_CASE("format(parse_error, text): the text, a caret under the offending name
     char tiny[4];
     CHECK(format(err, text, tiny) == n); // the full length, nothing written past the buffer
 }
+
+TEST_CASE("a rule_category() code that names no rule: every reader answers without reading past the table") {
+    // Issue 21 item 10: describe() and to_win32() looked the value up unchecked (message() guarded it).
+    for (int const value : {static_cast<int>(rule::count_), static_cast<int>(rule::count_) + 1, 999, 0xFFFF, -1}) {
+        std::error_code const ec(value, rule_category());
+        CHECK(to_win32(ec) == win32::mr_mid_not_found);
+        CHECK(describe(ec) == "not an etwctl rule (the error code's value is outside the rule table)");
+        CHECK(ec.message() == "etwctl: unknown rule");
+    }
+    parse_error const bogus{static_cast<rule>(999), 0, 1, {}};
+    char out[160];
+    std::size_t const n = format(bogus, "X", out);
+    REQUIRE(n <= sizeof out);
+    CHECK(std::string(out, n) == "X\n^ not an etwctl rule (the error code's value is outside the rule table)");
+}
