@@ -79,6 +79,8 @@ enum class rule : std::uint16_t {
     current_class_array_size,
     current_class_session_not_zero,
     stack_cache_out_of_bounds,
+    // issue 21 (rows added at the end)
+    periodic_capture_frequency,
     count_ // keep last
 };
 
@@ -194,6 +196,9 @@ inline constexpr rule_info rule_table[] = {
      "TracePmcCounterOwners / TracePmcSessionInformation (compat::current): machine-global; the session handle must be 0"},
     {rule::stack_cache_out_of_bounds, win32::invalid_parameter, "stack_cache_out_of_bounds",
      "stack cache size or bucket count outside the kernel's clamps (3 to 50 MiB, 256 to 4096 buckets)"},
+    {rule::periodic_capture_frequency, win32::invalid_parameter, "periodic_capture_frequency",
+     "TracePeriodicCaptureStateListInfo: providers need a capture frequency of at least 5 s (the kernel refuses 1-4 s, "
+     "providers without a frequency and a frequency without providers)"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

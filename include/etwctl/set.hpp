@@ -99,7 +99,7 @@ ETWCTL_INLINE_ALWAYS rule check_list_count(std::size_t n) noexcept {
     constexpr direction_rules const& d = C::row.set;
     rule const r = validate::check_count(d, n);
     if (r != rule::ok) [[unlikely]]
-        (void)fail(r, n == 0 ? std::string_view("set<{name}>: an empty list; give 1 to {high}")
+        note_failure(r, n == 0 ? std::string_view("set<{name}>: an empty list; give 1 to {high}")
                              : std::string_view("set<{name}>: {value} elements, the kernel accepts at most {high}"),
                    C::name, n, 0, d.max_count);
     return r;
@@ -164,13 +164,15 @@ struct setter<system_trace_enable_flags> {
 /// The interval's context when it is out of the source's bounds (cold).
 template <class = void>
 ETWCTL_COLD std::error_code interval_out_of_bounds(std::uint32_t source, std::uint32_t value, interval_bounds b) noexcept {
-    return fail(rule::interval_out_of_bounds,
+    std::error_code const ec = make_error_code(rule::interval_out_of_bounds);
+    note_failure(ec,
                 source == 0 ? std::string_view("interval {value} (100 ns units) is outside the timer's [{low}, {high}]; "
                                                "pass a value in range, or timer_bounds.clamp(v) to accept the kernel's clamp")
                             : std::string_view("interval {value} events is outside this hardware counter's [{low}, "
                                                "{high}] (its MinInterval and MaxInterval in the profile-source list); "
                                                "pass a value in range, or bounds.clamp(v) to accept the kernel's clamp"),
                 source == 0 ? std::string_view("Timer") : std::string_view("hardware counter"), value, b.min, b.max);
+    return ec; // noted: the caller hands it out through failed() (directly, or as an outcome)
 }
 
 template <>
@@ -203,8 +205,7 @@ struct setter<sampled_profile_interval> {
                         "the timer takes a time interval (profile_interval, 100 ns units), not a counter_interval", "Timer");
         if (!bounds.contains(interval.count())) [[unlikely]] {
             auto const ec = interval_out_of_bounds(static_cast<std::uint32_t>(source), interval.count(), bounds);
-            error_detail_slot().high = bounds.max;
-            return ec;
+            return failed(ec);
         }
         return set_interval(k, static_cast<std::uint32_t>(source), interval.count()).code();
     }
@@ -276,7 +277,7 @@ struct setter<disallow_list> {
 template <kernel K>
 std::error_code event_set(K& k, registration_handle reg, event_info_class c, void const* info, std::uint32_t length) noexcept {
     auto const cls = static_cast<std::uint32_t>(c);
-    if (rule r = validate::event_set_information(cls, info, length); r != rule::ok) return make_error_code(r);
+    if (rule r = validate::event_set_information(cls, info, length); r != rule::ok) return failed(make_error_code(r));
     std::uint32_t const e = k.event_set_information(reg.value, cls, info, length);
     return e == 0 ? no_error() : win32_error_code(e);
 }
@@ -298,7 +299,7 @@ struct setter<provider_traits> {
     /// Traits from bytes: checked as the kernel checks them before anything is sent.
     template <kernel K>
     static std::error_code apply(K& k, registration_handle reg, std::span<std::byte const> traits) noexcept {
-        if (rule r = check_provider_traits(traits); r != rule::ok) return make_error_code(r);
+        if (rule r = check_provider_traits(traits); r != rule::ok) return failed(make_error_code(r));
         return event_set(k, reg, event_info_class::provider_set_traits, traits.data(),
                          static_cast<std::uint32_t>(traits.size()));
     }
@@ -313,35 +314,43 @@ struct setter<use_descriptor_type> {
     }
 };
 
-/// The context of a kernel refusal of a typed set: what the status means for this class (cold). The
-/// session is not named (keeping it for this path would cost the successful call a saved register);
-/// the caller knows which session it passed.
-template <class C>
+/// The context of a kernel refusal of a typed set (or, with Query, a typed query): what the status means
+/// for this class (cold). The session is not named (keeping it for this path would cost the successful
+/// call a saved register); the caller knows which session it passed.
+template <class C, bool Query = false>
 ETWCTL_COLD std::error_code kernel_refused(std::int32_t status) noexcept {
     std::error_code const ec = ntstatus_error_code(status);
     if constexpr (requires { C::row; }) {
-        constexpr request_kind kind = C::row.set.request;
-        if (status == ntstatus::invalid_parameter && (kind == request_kind::hook_list || kind == request_kind::group_mask))
+        constexpr request_kind kind = Query ? C::row.query.request : C::row.set.request;
+        if (!Query && status == ntstatus::invalid_parameter &&
+            (kind == request_kind::hook_list || kind == request_kind::group_mask))
             return fail(ec,
                         "the kernel refused set<{name}> for this session (STATUS_INVALID_PARAMETER): stack walk and "
                         "kernel flags need a system logger; start the session with EVENT_TRACE_SYSTEM_LOGGER_MODE (or use "
                         "the NT Kernel Logger)",
                         C::name);
         if (status == ntstatus::wmi_instance_not_found)
-            return fail(ec, "set<{name}>: no such session (stopped, or not a TRACEHANDLE from StartTrace)", C::name);
+            return fail(ec,
+                        Query ? "query<{name}>: no such session (stopped, or not a TRACEHANDLE from StartTrace)"
+                              : "set<{name}>: no such session (stopped, or not a TRACEHANDLE from StartTrace)",
+                        C::name);
         if (status == ntstatus::privilege_not_held)
-            return fail(ec, "set<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)", C::name);
-        if (status == ntstatus::wmi_already_enabled)
+            return fail(ec,
+                        Query ? "query<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)"
+                              : "set<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)",
+                        C::name);
+        if (!Query && status == ntstatus::wmi_already_enabled)
             return fail(ec, "set<{name}> can be applied once per session, and this session already has it", C::name);
     }
-    return fail(ec, "the kernel refused set<{name}>: {status}", C::name, static_cast<std::uint32_t>(status));
+    return fail(ec, Query ? "the kernel refused query<{name}>: {status}" : "the kernel refused set<{name}>: {status}",
+                C::name, static_cast<std::uint32_t>(status));
 }
 
-template <class C, class... Args>
+template <class C, bool Query = false, class... Args>
 std::error_code to_error_code(outcome o, Args const&...) noexcept { // by value: a register, not memory
     if (o.ok()) [[likely]] return no_error();
-    if (o.broken != rule::ok) return make_error_code(o.broken);
-    return kernel_refused<C>(o.status); // only the status crosses to the cold path (a register)
+    if (o.broken != rule::ok) return failed(make_error_code(o.broken)); // keeps the detail this call noted
+    return kernel_refused<C, Query>(o.status); // only the status crosses to the cold path (a register)
 }
 template <class C, class... Args>
 std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcept {

@@ -138,7 +138,6 @@ TEST_CASE("interval_guard: a failed restore is reported, never thrown") {
 
 TEST_CASE("profile_source_guard: configures a session, restores the stated previous configuration") {
     machine m;
-    auto const id = limits::kernel_logger_id;
     profile_source_setting const settings[] = {
         {profile_source::total_cycles, profile_interval{8192}},
         {profile_source::branch_instructions, {}}, // interval left alone
@@ -146,12 +145,12 @@ TEST_CASE("profile_source_guard: configures a session, restores the stated previ
     {
         profile_source_guard g(m.k, session_handle{m.kernel_session}, settings);
         REQUIRE_FALSE(g.error());
-        auto const config = m.k.profile_config(id);
+        auto const config = m.k.profile_config();
         CHECK(std::vector<std::uint32_t>(config.begin(), config.end()) == std::vector<std::uint32_t>{19, 6});
         CHECK(m.k.interval(total_cycles) == 8192);
         CHECK(g.saved_intervals().size() == 1);
     }
-    auto const config = m.k.profile_config(id);
+    auto const config = m.k.profile_config();
     CHECK(std::vector<std::uint32_t>(config.begin(), config.end()) == std::vector<std::uint32_t>{timer_id});
     CHECK(m.k.interval(total_cycles) == sim::pmc_default);
 
@@ -161,7 +160,7 @@ TEST_CASE("profile_source_guard: configures a session, restores the stated previ
         profile_source_guard g(m.k, session_handle{m.kernel_session}, settings, prior);
         REQUIRE_FALSE(g.error());
     }
-    auto const after = m.k.profile_config(id);
+    auto const after = m.k.profile_config();
     CHECK(std::vector<std::uint32_t>(after.begin(), after.end()) == std::vector<std::uint32_t>{10});
 }
 

@@ -99,6 +99,23 @@ TEST_CASE("privilege: PERF_PROFILE / PERF_PMC_PROFILE, intervals, profile config
     CHECK(m.k.interval(0) == 5000);
 }
 
+TEST_CASE("TraceProfileSourceConfigInfo reads no logger: at handle 0, before any session exists") {
+    // Issue 21 item 3: the kernel's handler (EtwSetPerformanceTraceInformation, class 0x0C) checks the
+    // length, access, the privilege and the count, then sets the machine's sources; it never looks up
+    // the TraceHandle. Programs make this call before their own session exists.
+    auto k = std::make_unique<sim::kernel>(); // no logger at all, not even the NT Kernel Logger
+    std::uint32_t const sources[] = {19, 26};
+    CHECK(compat::trace_set_information(*k, 0, 6, sources, sizeof sources) == 0U);
+    CHECK(std::vector<std::uint32_t>(k->profile_config().begin(), k->profile_config().end()) ==
+          std::vector<std::uint32_t>{19, 26});
+    profile_source const one[] = {profile_source::cache_misses};
+    CHECK_FALSE(set<profile_source_config>(*k, session_handle{0}, one));
+    CHECK_FALSE(set<profile_source_config>(*k, session_handle{42}, one)); // whatever the handle: not read
+    CHECK(k->profile_config().size() == 1);
+    k->set_privilege(false);
+    CHECK(send_hooks(*k, 0x0C, 0, 1, 19) == ntstatus::privilege_not_held);
+}
+
 TEST_CASE("intervals: per source, clamped to [min, max], unknown sources refused to set and read as 0") {
     machine m;
     CHECK(m.k.nt_set_interval_profile(1, 0) == ntstatus::success);

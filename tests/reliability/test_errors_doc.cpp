@@ -321,6 +321,8 @@ trigger const triggers[] = {
      [] { machine m; return as_win32(compat::current::trace_query_information(*m.k, 1, 27, scratch, 64, nullptr)); }},
     {rule::stack_cache_out_of_bounds, "set<stack_caching> with a 1 MiB cache",
      [] { machine m; return as_rule(set<stack_caching>(*m.k, session_handle{1}, stack_cache_size::mebibytes(1), stack_cache_buckets{1024})); }},
+    {rule::periodic_capture_frequency, "set<periodic_capture_state_list> every 4 s",
+     [] { machine m; guid const g[1] = {}; return as_rule(set<periodic_capture_state_list>(*m.k, session_handle{1}, capture_frequency{4}, g)); }},
     {rule::parse_input_too_long, "parse_kernel_flags of a text one byte over limits::max_parse_length",
      [] {
          static char text[limits::max_parse_length + 1];

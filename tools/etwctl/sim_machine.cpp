@@ -51,6 +51,7 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
         }
         std::uint64_t n = 0;
         if (key == "no-privilege") no_privilege = true;
+        else if (key == "not-log-user") k.set_admin_or_log_users(false);
         else if (key == "no-query-interval") k.set_available(etwctl::kernel_function::nt_query_interval_profile, false);
         else if (key == "flags") flags = value;
         else if ((key == "logger" || key == "user-logger" || key == "paged-logger") && parse_uint(value, 63, n)) {

@@ -13,8 +13,11 @@
 //   query<stream_count>(k, session)                                           -> result<uint32_t>  23
 //   query<pmc_counter_owners>(k, storage[, processor])                        -> result<pmc_owner_view> 25
 //   query<pmc_session_information>(k, storage)                                -> result<pmc_session_view> 27
-// Class 17 (TracePeriodicCaptureStateInfo) is not offered: its caller-side output is public but no
-// public source says what request SECHOST sends for it (docs/choices.md).
+//   query<periodic_capture_state>(k)                 -> result<periodic_capture_limits> (no kernel call) 17
+// Class 17 (TracePeriodicCaptureStateInfo) reports the system's periodic-capture limits. No kernel request
+// exists for it (no NtTraceControl code queries periodic capture state): it is answered with the limits
+// the kernel's handler enforces (a frequency of 0 or at least 5 s, at most 16 providers; docs/choices.md
+// gives the sources and how certain each part is).
 //
 // Naming: the EventSetInformation class EventProviderBinaryTrackInfo already owns the tag
 // `provider_binary_tracking` (per provider registration, no payload). TRACE_INFO_CLASS 18
@@ -94,10 +97,12 @@ inline std::error_code missing_class_error(trace_info_class c) noexcept {
 
 // ---- strong types ----------------------------------------------------------------------------------------
 
-/// TRACE_STACK_CACHING_INFO CacheSize, in bytes. The kernel clamps it to 3..50 MiB.
+/// TRACE_STACK_CACHING_INFO CacheSize, in bytes. The kernel clamps it to 3..50 MiB. Held in 64 bits so
+/// that no size wraps on its way to the bounds check (mebibytes(4099) is 4099 MiB, refused; it used to
+/// become 3 MiB in 32 bits and pass).
 struct stack_cache_size {
-    std::uint32_t bytes = 0;
-    static constexpr stack_cache_size mebibytes(std::uint32_t n) noexcept { return {n * 1024U * 1024U}; }
+    std::uint64_t bytes = 0;
+    static constexpr stack_cache_size mebibytes(std::uint32_t n) noexcept { return {std::uint64_t{n} * 1024U * 1024U}; }
     friend constexpr bool operator==(stack_cache_size, stack_cache_size) noexcept = default;
 };
 /// TRACE_STACK_CACHING_INFO BucketCount. The kernel clamps it to 256..4096.
@@ -131,6 +136,14 @@ struct lbr_options {
 /// TRACE_PERIODIC_CAPTURE_STATE_INFO CaptureStateFrequencyInSeconds.
 struct capture_frequency {
     std::uint32_t seconds = 0;
+};
+
+/// What TracePeriodicCaptureStateInfo reports: the shortest capture frequency and the most providers
+/// the kernel accepts (NtTraceControl EtwUpdatePeriodicCaptureState refuses 1-4 s and more than 16).
+struct periodic_capture_limits {
+    std::uint32_t min_frequency_seconds = limits::min_periodic_capture_seconds;
+    std::uint32_t max_providers = limits::max_periodic_capture_providers;
+    friend constexpr bool operator==(periodic_capture_limits, periodic_capture_limits) noexcept = default;
 };
 
 /// One ETW_PMC_COUNTER_OWNER.
@@ -274,6 +287,7 @@ private:
 // What each tag can do (settable / queryable), its limits and its request come from its row in the
 // class table, as for the Windows 10 classes.
 struct periodic_capture_state_list : named_trace_tag<trace_info_class::periodic_capture_state_list, "periodic_capture_state_list"> {};
+struct periodic_capture_state : named_trace_tag<trace_info_class::periodic_capture_state, "periodic_capture_state"> {};
 struct session_binary_tracking : named_trace_tag<trace_info_class::provider_binary_tracking, "session_binary_tracking"> {};
 struct max_loggers : named_trace_tag<trace_info_class::max_loggers_query, "max_loggers"> {};
 struct lbr_configuration : named_trace_tag<trace_info_class::lbr_configuration, "lbr_configuration"> {};
@@ -293,18 +307,23 @@ namespace detail {
 /// A typed call's outcome: a kernel without the class (STATUS_NOT_IMPLEMENTED for a system class,
 /// STATUS_INVALID_DEVICE_REQUEST for an NtTraceControl code) becomes missing_class_error; every other
 /// refusal is reported as for the Windows 10 classes (kernel_refused).
-template <class C>
+template <class C, bool Query = false>
 std::error_code current_code(outcome o) noexcept {
     if (o.ok()) [[likely]] return {};
     if (o.broken == rule::ok && (o.status == ntstatus::not_implemented || o.status == ntstatus::invalid_device_request))
-        return missing_class_error(C::info_class);
-    return to_error_code<C>(o);
+        return failed(missing_class_error(C::info_class));
+    return to_error_code<C, Query>(o);
+}
+/// The same for a query: its refusals are described as query<C>, not set<C>.
+template <class C>
+std::error_code query_code(outcome o) noexcept {
+    return current_code<C, true>(o);
 }
 
 /// TRACE_STACK_CACHING_INFO for class 24 or 26: the values inside the kernel's clamps, then the request.
 template <class C, kernel K>
 std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
-    if (!stack_cache_size_bounds.contains(size.bytes)) [[unlikely]]
+    if (size.bytes < stack_cache_size_bounds.min || size.bytes > stack_cache_size_bounds.max) [[unlikely]]
         return fail(rule::stack_cache_out_of_bounds,
                     "set<{name}>: a cache of {value} bytes is outside the kernel's [{low}, {high}] (3 to 50 MiB); pass "
                     "a size in range, or stack_cache_size{stack_cache_size_bounds.clamp(bytes)} to accept the clamp",
@@ -314,7 +333,8 @@ std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size s
                     "set<{name}>: {value} buckets is outside the kernel's [{low}, {high}]; pass a count in range, or "
                     "stack_cache_buckets{stack_cache_bucket_bounds.clamp(n)} to accept the clamp",
                     C::name, buckets.count, stack_cache_bucket_bounds.min, stack_cache_bucket_bounds.max);
-    return current_code<C>(send_stack_caching(k, C::row.set.kernel_code, session.value, 1, size.bytes, buckets.count));
+    return current_code<C>(send_stack_caching(k, C::row.set.kernel_code, session.value, 1,
+                                              static_cast<std::uint32_t>(size.bytes), buckets.count)); // in bounds: fits
 }
 
 template <>
@@ -350,7 +370,7 @@ struct setter<lbr_event_list> {
             static_assert(extent_of<R> <= limits::max_lbr_events,
                           "etwctl::set<lbr_event_list>: at most 4 events (TRACE_LBR_MAXIMUM_EVENTS)");
         std::size_t const n = std::ranges::size(hooks);
-        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return make_error_code(r);
+        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return failed(make_error_code(r));
         constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
         return current_code<lbr_event_list>(
             send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
@@ -367,7 +387,7 @@ struct setter<context_register> {
             static_assert(extent_of<R> <= limits::max_context_register_events,
                           "etwctl::set<context_register>: at most 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)");
         std::size_t const n = std::ranges::size(hooks);
-        if (rule const r = check_list_count<context_register>(n); r != rule::ok) return make_error_code(r);
+        if (rule const r = check_list_count<context_register>(n); r != rule::ok) return failed(make_error_code(r));
         return current_code<context_register>(
             send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n));
     }
@@ -383,13 +403,25 @@ struct setter<session_binary_tracking> {
 
 template <>
 struct setter<periodic_capture_state_list> {
+    /// The kernel's rules (NtTraceControl EtwUpdatePeriodicCaptureState): a frequency of at least 5 s,
+    /// and providers with it; checked here so the call does not fail with a bare STATUS_INVALID_PARAMETER.
     template <kernel K, guid_range R>
     static std::error_code apply(K& k, session_handle session, capture_frequency frequency, R const& providers) noexcept {
         if constexpr (extent_of<R> != std::dynamic_extent)
             static_assert(extent_of<R> <= limits::max_periodic_capture_providers,
                           "etwctl::set<periodic_capture_state_list>: at most 16 providers");
         std::size_t const n = std::ranges::size(providers);
-        if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return make_error_code(r);
+        if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return failed(make_error_code(r));
+        if (n == 0) [[unlikely]]
+            return fail(rule::periodic_capture_frequency,
+                        "set<{name}>: a capture every {value} s for no provider; the kernel refuses a frequency without "
+                        "providers. To clear, call set<{name}>(k, session)",
+                        periodic_capture_state_list::name, frequency.seconds);
+        if (frequency.seconds < limits::min_periodic_capture_seconds) [[unlikely]]
+            return fail(rule::periodic_capture_frequency,
+                        "set<{name}>: a capture every {value} s is below the kernel's minimum of {low} s (query<"
+                        "periodic_capture_state> reports it); pass at least {low}",
+                        periodic_capture_state_list::name, frequency.seconds, limits::min_periodic_capture_seconds);
         static_assert(sizeof(*std::ranges::data(providers)) == 16);
         return current_code<periodic_capture_state_list>(
             send_periodic_capture(k, session.value, frequency.seconds, std::ranges::data(providers), n));
@@ -406,11 +438,20 @@ template <class C, kernel K>
 result<std::uint32_t> query_ulong(K& k, void const* in, std::uint32_t in_length) noexcept {
     std::uint32_t value = 0;
     std::size_t returned = 0;
-    if (auto const ec = current_code<C>(query_control(k, C::row.query.kernel_code, in, in_length, &value, sizeof value, returned)))
+    if (auto const ec = query_code<C>(query_control(k, C::row.query.kernel_code, in, in_length, &value, sizeof value, returned)))
         return ec;
     if (returned < sizeof value) return rule::kernel_reply_malformed;
     return value;
 }
+
+template <>
+struct querier<periodic_capture_state> {
+    /// No kernel call: the limits the kernel enforces (classes/info_classes.hpp's row, docs/choices.md).
+    template <kernel K>
+    static result<periodic_capture_limits> apply(K&) noexcept {
+        return periodic_capture_limits{};
+    }
+};
 
 template <>
 struct querier<max_loggers> {
@@ -448,7 +489,7 @@ struct querier<pmc_counter_owners> {
         std::memcpy(storage.data(), &processor, 4);
         auto const length = kernel_length(storage.size());
         std::size_t returned = 0;
-        auto const ec = current_code<pmc_counter_owners>(
+        auto const ec = query_code<pmc_counter_owners>(
             query_control(k, pmc_counter_owners::row.query.kernel_code, storage.data(), length, storage.data(), length, returned));
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (ec) return ec;
@@ -463,7 +504,7 @@ struct querier<pmc_session_information> {
     template <kernel K>
     static result<pmc_session_view> apply(K& k, std::span<std::byte> storage, std::uint32_t* required_size = nullptr) noexcept {
         std::size_t returned = 0;
-        auto const ec = current_code<pmc_session_information>(
+        auto const ec = query_code<pmc_session_information>(
             query_control(k, pmc_session_information::row.query.kernel_code, nullptr, 0,
                           storage.empty() ? nullptr : storage.data(), storage.size(), returned));
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);

@@ -190,11 +190,11 @@ public:
                          restore_reporter reporter = {}) noexcept
         : session_(session), reporter_(reporter) {
         if (settings.empty() || settings.size() > capacity) {
-            error_ = make_error_code(settings.empty() ? rule::profile_config_empty : rule::profile_config_size);
+            error_ = detail::failed(make_error_code(settings.empty() ? rule::profile_config_empty : rule::profile_config_size));
             return;
         }
         if (previous.empty() || previous.size() > capacity) {
-            error_ = make_error_code(previous.empty() ? rule::profile_config_empty : rule::profile_config_size);
+            error_ = detail::failed(make_error_code(previous.empty() ? rule::profile_config_empty : rule::profile_config_size));
             return;
         }
         for (std::size_t i = 0; i < previous.size(); ++i) previous_[i] = previous[i];

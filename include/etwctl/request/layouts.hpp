@@ -178,8 +178,8 @@ struct outcome {
     /// A template so that a header that never asks for it carries no error-category code.
     template <class = void>
     std::error_code code() const noexcept {
-        if (broken != rule::ok) return make_error_code(broken);
-        return ntstatus_error_code(status);
+        if (broken != rule::ok) return failed(make_error_code(broken));
+        return status < 0 ? failed(ntstatus_error_code(status)) : no_error();
     }
 };
 
