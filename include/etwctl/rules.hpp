@@ -81,6 +81,7 @@ enum class rule : std::uint16_t {
     stack_cache_out_of_bounds,
     // issue 21 (rows added at the end)
     periodic_capture_frequency,
+    event_guid_not_kernel_group,
     count_ // keep last
 };
 
@@ -199,6 +200,9 @@ inline constexpr rule_info rule_table[] = {
     {rule::periodic_capture_frequency, win32::invalid_parameter, "periodic_capture_frequency",
      "TracePeriodicCaptureStateListInfo: providers need a capture frequency of at least 5 s (the kernel refuses 1-4 s, "
      "providers without a frequency and a frequency without providers)"},
+    {rule::event_guid_not_kernel_group, win32::invalid_parameter, "event_guid_not_kernel_group",
+     "a CLASSIC_EVENT_ID's EventGuid is not a kernel group's: SECHOST would drop the event silently (a list of only "
+     "such events would be sent empty, switching the list off); the typed API refuses it"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

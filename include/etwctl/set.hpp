@@ -105,6 +105,15 @@ ETWCTL_INLINE_ALWAYS rule check_list_count(std::size_t n) noexcept {
     return r;
 }
 
+/// The context of rule::event_guid_not_kernel_group (cold).
+template <class C>
+ETWCTL_COLD void note_unknown_group(std::size_t index) noexcept {
+    note_failure(make_error_code(rule::event_guid_not_kernel_group),
+                 "set<{name}>: event {value} of the list has an EventGuid that is no kernel group's (SECHOST would drop "
+                 "it silently; a list of only such events would be sent empty); nothing was sent",
+                 C::name, index);
+}
+
 /// The shared body of every list class: the count checked, then the row's request, built from the
 /// typed elements.
 template <class C, kernel K, class R>
@@ -116,7 +125,13 @@ ETWCTL_INLINE_ALWAYS outcome send_list(K& k, session_handle session, R const& li
     auto const* data = std::ranges::data(list);
     if constexpr (d.request == request_kind::hook_list) {
         if constexpr (is_hook_list<std::remove_cvref_t<R>>) return send_hook_list(k, d.kernel_code, session.value, list);
-        else return send_hook_list<d.max_count>(k, d.kernel_code, session.value, data, n);
+        else if constexpr (std::same_as<element_of<R>, hook_id>) return send_hook_list<d.max_count>(k, d.kernel_code, session.value, data, n);
+        else { // events: one whose GUID is no kernel group's is refused, not dropped as SECHOST drops it
+            outcome const o = send_hook_list<d.max_count, true>(k, d.kernel_code, session.value, data, n);
+            if (o.broken == rule::event_guid_not_kernel_group) [[unlikely]]
+                note_unknown_group<C>(first_unknown_group(data, n));
+            return o;
+        }
     } else if constexpr (d.request == request_kind::ulong_list) {
         static_assert(sizeof(*data) == 4);
         return send_ulong_list<d.max_count>(k, d.kernel_code, session.value, data, n);

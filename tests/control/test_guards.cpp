@@ -43,6 +43,45 @@ TEST_CASE("interval_guard: sets for the scope and restores the captured value, n
     CHECK(m.k.interval(timer_id) == 5000);
 }
 
+TEST_CASE("interval_guard: a captured value outside the documented bounds is put back as it was") {
+    // Issue 21 item 15: the restore went through the checked setter, so a timer value another tool had
+    // set outside [1221, 1000000] (the machine reports wider bounds) was never put back.
+    machine m;
+    sim::profile_source_desc const wide[] = {{0, "Timer", 10000, 1221, 10000000}, {19, "TotalCycles", 65536, 4096, 2147483647}};
+    REQUIRE(m.k.set_profile_sources(wide));
+    REQUIRE(m.k.nt_set_interval_profile(2000000, 0) == ntstatus::success); // 200 ms, by another tool
+    {
+        interval_guard g(m.k, timer_interval<1250>);
+        REQUIRE_FALSE(g.error());
+        CHECK(g.saved() == profile_interval{2000000});
+        CHECK(m.k.interval(timer_id) == 1250);
+    }
+    CHECK(m.k.interval(timer_id) == 2000000);
+    // profile_source_guard puts its captured intervals back the same way
+    profile_source_setting const settings[] = {{profile_source::time, profile_interval{1250}}};
+    {
+        profile_source_guard g(m.k, session_handle{m.kernel_session}, settings);
+        REQUIRE_FALSE(g.error());
+    }
+    CHECK(m.k.interval(timer_id) == 2000000);
+}
+
+TEST_CASE("interval_guard: a hardware counter's interval in events, checked against the source's bounds") {
+    machine m;
+    {
+        interval_guard g(m.k, profile_source::total_cycles, counter_interval{8192});
+        REQUIRE_FALSE(g.error());
+        CHECK(m.k.interval(total_cycles) == 8192);
+    }
+    CHECK(m.k.interval(total_cycles) == sim::pmc_default);
+    interval_guard low(m.k, profile_source::total_cycles, counter_interval{100}); // under the source's 4096
+    CHECK(low.error() == rule::interval_out_of_bounds);
+    CHECK_FALSE(low.active());
+    CHECK(m.k.interval(total_cycles) == sim::pmc_default);
+    interval_guard absent(m.k, profile_source::pipeline_dry, counter_interval{8192});
+    CHECK(absent.error() == rule::profile_source_absent);
+}
+
 TEST_CASE("interval_guard: a hardware source, explicit restore, release, move") {
     machine m;
     SUBCASE("explicit restore returns the result and disarms") {

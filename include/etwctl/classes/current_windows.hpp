@@ -388,8 +388,11 @@ struct setter<context_register> {
                           "etwctl::set<context_register>: at most 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)");
         std::size_t const n = std::ranges::size(hooks);
         if (rule const r = check_list_count<context_register>(n); r != rule::ok) return failed(make_error_code(r));
-        return current_code<context_register>(
-            send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n));
+        outcome const o = send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n, true);
+        if constexpr (event_range<R>)
+            if (o.broken == rule::event_guid_not_kernel_group) [[unlikely]]
+                note_unknown_group<context_register>(first_unknown_group(std::ranges::data(hooks), n));
+        return current_code<context_register>(o);
     }
 };
 

@@ -104,6 +104,21 @@ public:
     /// The timer (ProfileTime).
     [[nodiscard]] interval_guard(K& k, profile_interval interval, restore_reporter reporter = {}) noexcept
         : interval_guard(k, profile_source::time, interval, reporter) {}
+    /// A hardware counter's interval (an event count), checked against the source's [min, max] from
+    /// this machine's profile-source list before anything changes (set<sampled_profile_interval>'s
+    /// counter form).
+    [[nodiscard]] interval_guard(K& k, profile_source source, counter_interval interval, restore_reporter reporter = {}) noexcept
+        : source_(source), reporter_(reporter) {
+        auto const saved = detail::capture_interval(k, source);
+        if (!saved) {
+            error_ = saved.error();
+            return;
+        }
+        error_ = set<sampled_profile_interval>(k, source, interval);
+        if (error_) return;
+        k_ = &k;
+        saved_ = *saved;
+    }
 
     interval_guard(interval_guard const&) = delete;
     interval_guard& operator=(interval_guard const&) = delete;
@@ -133,11 +148,13 @@ public:
     /// The interval captured before the change (meaningful once applied).
     [[nodiscard]] profile_interval saved() const noexcept { return saved_; }
 
-    /// Restores now. Returns (and keeps) the error; the guard is inactive afterwards either way, so a
-    /// failure is reported once, not retried from the destructor.
+    /// Restores now: the captured value as it was, unchecked (the machine had it; another tool may have
+    /// set it outside the documented bounds, and it is put back all the same). Returns (and keeps) the
+    /// error; the guard is inactive afterwards either way, so a failure is reported once, not retried
+    /// from the destructor.
     [[nodiscard]] std::error_code restore() noexcept {
         if (!k_) return restore_error_;
-        restore_error_ = set<sampled_profile_interval>(*k_, source_, saved_);
+        restore_error_ = detail::set_interval(*k_, static_cast<std::uint32_t>(source_), saved_.count()).code();
         k_ = nullptr;
         return restore_error_;
     }
@@ -162,6 +179,8 @@ template <kernel K>
 interval_guard(K&, profile_source, profile_interval, restore_reporter = {}) -> interval_guard<K>;
 template <kernel K>
 interval_guard(K&, profile_interval, restore_reporter = {}) -> interval_guard<K>;
+template <kernel K>
+interval_guard(K&, profile_source, counter_interval, restore_reporter = {}) -> interval_guard<K>;
 
 /// A source and, optionally, the interval it should have for the scope (0: leave the interval alone).
 struct profile_source_setting {
@@ -262,7 +281,10 @@ private:
         std::error_code first = no_error();
         while (saved_count_ != 0) {
             auto const& s = saved_[--saved_count_];
-            if (auto const ec = set<sampled_profile_interval>(k, s.source, s.interval); ec && !first) first = ec;
+            // the captured value as it was, unchecked (see interval_guard::restore)
+            if (auto const ec = detail::set_interval(k, static_cast<std::uint32_t>(s.source), s.interval.count()).code();
+                ec && !first)
+                first = ec;
         }
         return first;
     }

@@ -134,11 +134,12 @@ outcome send_stack_caching(K& k, std::uint32_t kernel_code, std::uint64_t sessio
 /// (events whose GUID is no kernel group are skipped, as SECHOST skips them for PMC events).
 template <kernel K, class E>
 outcome send_context_register(K& k, std::uint64_t session, std::uint32_t register_types, E const* events,
-                              std::size_t count) noexcept {
+                              std::size_t count, bool strict = false) noexcept {
     kernel_context_register_request r{};
     r.header.trace_handle = session;
     r.register_types = register_types;
     std::size_t const n = count == 0 ? 0 : encode_hook_ids(events, count, r.hooks);
+    if (strict && n != count) return broke(rule::event_guid_not_kernel_group); // the typed face: see send_hook_list
     return kernel_said(set_system_information(k, &r, r.length_for(n)));
 }
 
