@@ -51,6 +51,14 @@ namespace detail {
 template <class>
 inline constexpr bool dependent_false = false;
 
+/// Whether the last argument is a plain number (an int where an interval was wanted).
+template <class... A>
+constexpr bool last_is_number() noexcept {
+    bool r = false;
+    ((r = std::is_arithmetic_v<std::remove_cvref_t<A>>), ...);
+    return r;
+}
+
 template <class T>
 inline constexpr bool is_hook_list = false;
 template <std::size_t N>
@@ -397,7 +405,12 @@ template <info_tag C, kernel K, class... Args>
         static_assert(!std::is_same_v<C, system_trace_enable_flags>,
                       "etwctl::set<system_trace_enable_flags>: wrong arguments; use "
                       "set<system_trace_enable_flags>(kernel, session, group_mask)");
-        static_assert(!std::is_same_v<C, sampled_profile_interval>,
+        static_assert(!std::is_same_v<C, sampled_profile_interval> || !detail::last_is_number<Args...>(),
+                      "etwctl::set<sampled_profile_interval>: the interval is a bare number, which has no unit; write "
+                      "timer_interval<1250> (100 ns units, checked at compile time), 1250_100ns, 8_kHz or "
+                      "sampling_rate<8000>, std::chrono::microseconds(125), or for a hardware counter "
+                      "counter_interval{N} / 65536_events");
+        static_assert(!std::is_same_v<C, sampled_profile_interval> || detail::last_is_number<Args...>(),
                       "etwctl::set<sampled_profile_interval>: wrong arguments; the interval is machine-global and takes "
                       "no session: use set<sampled_profile_interval>(kernel, profile_source, profile_interval)");
         static_assert(!std::is_same_v<C, profile_source_config>,

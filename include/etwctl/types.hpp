@@ -181,6 +181,7 @@ namespace detail {
 struct literal_value {
     std::uint64_t value = 0;
     bool overflow = false;
+    bool not_integer = false; ///< a character that is no digit of the base ('.', 'e': a floating literal)
 };
 template <char... C>
 consteval literal_value parse_integer_literal() noexcept {
@@ -194,9 +195,14 @@ consteval literal_value parse_integer_literal() noexcept {
     for (; text[i] != '\0'; ++i) {
         char const c = text[i];
         if (c == '\'') continue;
-        std::uint64_t const digit = c >= '0' && c <= '9' ? static_cast<std::uint64_t>(c - '0')
+        std::uint64_t const digit = c >= '0' && c <= '9'   ? static_cast<std::uint64_t>(c - '0')
                                     : c >= 'a' && c <= 'f' ? static_cast<std::uint64_t>(c - 'a' + 10)
-                                                           : static_cast<std::uint64_t>(c - 'A' + 10);
+                                    : c >= 'A' && c <= 'F' ? static_cast<std::uint64_t>(c - 'A' + 10)
+                                                           : 99;
+        if (digit >= base) {
+            r.not_integer = true;
+            continue;
+        }
         if (r.value > (~std::uint64_t{0} - digit) / base) r.overflow = true;
         r.value = r.value * base + digit;
     }
@@ -225,7 +231,7 @@ namespace literals {
 template <char... C>
 constexpr counter_interval operator""_events() noexcept {
     constexpr auto v = detail::parse_integer_literal<C...>();
-    static_assert(diagnostic::events_literal_exceeds_32_bits<!v.overflow && v.value <= 0xFFFFFFFFU>::value);
+    static_assert(diagnostic::events_literal_exceeds_32_bits<!v.overflow && !v.not_integer && v.value <= 0xFFFFFFFFU>::value);
     return counter_interval{static_cast<std::uint32_t>(v.value)};
 }
 /// 1250_100ns: a timer interval in the kernel's 100 ns units (std::chrono literals work too: 125us).
@@ -233,7 +239,7 @@ constexpr counter_interval operator""_events() noexcept {
 template <char... C>
 constexpr profile_interval operator""_100ns() noexcept {
     constexpr auto v = detail::parse_integer_literal<C...>();
-    static_assert(diagnostic::interval_100ns_literal_exceeds_32_bits<!v.overflow && v.value <= 0xFFFFFFFFU>::value);
+    static_assert(diagnostic::interval_100ns_literal_exceeds_32_bits<!v.overflow && !v.not_integer && v.value <= 0xFFFFFFFFU>::value);
     return profile_interval{static_cast<std::uint32_t>(v.value)};
 }
 } // namespace literals

@@ -275,3 +275,16 @@ TEST_CASE("typed event lists refuse an event whose GUID is no kernel group's ins
     CHECK(m.k.stack_tracing_hooks(limits::kernel_logger_id).size() == 1);
     CHECK(m.k.stack_tracing_hooks(limits::kernel_logger_id)[0] == 0x0301U);
 }
+
+TEST_CASE("a sampling rate sets the timer's exact interval") {
+    // Issue 21 item 21: what a game-engine user writes first.
+    machine m;
+    using namespace etwctl::literals;
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, 8_kHz));
+    CHECK(m.k.interval(0) == 1250);
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_source::time, 4000_Hz));
+    CHECK(m.k.interval(0) == 2500);
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, sampling_rate<1000>));
+    CHECK(m.k.interval(0) == 10000);
+    static_assert(8_kHz == timer_interval<1250> && (10_Hz).count() == 1000000 && (8190_Hz).count() == 1221);
+}

@@ -12,6 +12,7 @@ static_assert(hooks.size() == 4);
 constexpr group_mask flags = kernel_flags<"PROC_THREAD+LOADER+PROFILE+CSWITCH+mask1:0x00000400+0x20000001">;
 static_assert(!flags.empty());
 constexpr profile_interval timer = timer_interval<1250>;
+static_assert(8_kHz == timer && sampling_rate<4000> == 2500_100ns && (10_Hz).count() == 1000000);
 static_assert(timer.count() == 1250);
 static_assert((65536_events).count() == 65536 && (1'250_100ns).count() == 1250);
 constexpr guid thread_guid = "3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c"_guid;
