@@ -359,8 +359,10 @@ ETWCTL_COLD std::error_code kernel_refused(std::int32_t status) noexcept {
                         C::name);
         if (status == ntstatus::privilege_not_held)
             return fail(ec,
-                        Query ? "query<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)"
-                              : "set<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)",
+                        Query ? "query<{name}>: the kernel wants SeSystemProfilePrivilege: run elevated and enable it "
+                                "(etwctl::enable_system_profile_privilege(k), etwctl/kernel/privilege.hpp)"
+                              : "set<{name}>: the kernel wants SeSystemProfilePrivilege: run elevated and enable it "
+                                "(etwctl::enable_system_profile_privilege(k), etwctl/kernel/privilege.hpp)",
                         C::name);
         if (!Query && status == ntstatus::wmi_already_enabled)
             return fail(ec, "set<{name}> can be applied once per session, and this session already has it", C::name);

@@ -36,6 +36,7 @@
     X(noaccess, 998, "ERROR_NOACCESS") \
     X(privilege_not_held, 1314, "ERROR_PRIVILEGE_NOT_HELD") \
     X(implementation_limit, 1292, "ERROR_IMPLEMENTATION_LIMIT") \
+    X(not_all_assigned, 1300, "ERROR_NOT_ALL_ASSIGNED") \
     X(revision_mismatch, 1306, "ERROR_REVISION_MISMATCH") \
     X(file_corrupt, 1392, "ERROR_FILE_CORRUPT") \
     X(no_system_resources, 1450, "ERROR_NO_SYSTEM_RESOURCES") \

@@ -1,5 +1,6 @@
 #include "etwctl/profiler/guards.hpp"
 
+#include <optional>
 #include <type_traits>
 
 #include "sim_fixture.hpp"
@@ -8,13 +9,19 @@ using namespace etwctl;
 using etwctl_test::machine;
 
 namespace {
-using guard = interval_guard<sim::kernel>;
-using source_guard = profile_source_guard<sim::kernel>;
+using guard = basic_interval_guard<sim::kernel>;
+using source_guard = basic_profile_source_guard<sim::kernel>;
 static_assert(!std::is_copy_constructible_v<guard> && !std::is_copy_assignable_v<guard>);
 static_assert(std::is_nothrow_move_constructible_v<guard> && std::is_nothrow_move_assignable_v<guard>);
 static_assert(std::is_nothrow_destructible_v<guard>);
 static_assert(!std::is_copy_constructible_v<source_guard>);
 static_assert(std::is_nothrow_move_constructible_v<source_guard> && std::is_nothrow_move_assignable_v<source_guard>);
+
+// The guards for any kernel are plain types (issue 21 item 20): members and optionals need no template.
+static_assert(std::is_same_v<interval_guard, basic_interval_guard<kernel_ref>>);
+static_assert(std::is_nothrow_default_constructible_v<interval_guard> && std::is_nothrow_move_assignable_v<interval_guard>);
+static_assert(std::is_nothrow_default_constructible_v<profile_source_guard>);
+static_assert(std::is_nothrow_move_constructible_v<std::optional<interval_guard>>);
 
 constexpr auto timer_id = static_cast<std::uint32_t>(profile_source::time);
 constexpr auto total_cycles = static_cast<std::uint32_t>(profile_source::total_cycles);
@@ -102,7 +109,7 @@ TEST_CASE("interval_guard: a hardware source, explicit restore, release, move") 
     SUBCASE("a moved guard restores once, from its new owner") {
         guard outer;
         {
-            interval_guard g(m.k, profile_interval{2000});
+            guard g(m.k, profile_interval{2000});
             outer = std::move(g);
             CHECK_FALSE(g.active());
         }
@@ -247,4 +254,44 @@ TEST_CASE("profile_source_guard: a failed restore is reported; every restore ste
     }
     CHECK(failure.value() == ntstatus::insufficient_resources);
     CHECK(m.k.interval(total_cycles) == sim::pmc_default); // ... the interval restore still ran
+}
+
+namespace {
+/// What a first-day user writes: the guards as members and in an optional, no template arguments.
+struct sampler {
+    interval_guard rate;                          // empty until started
+    std::optional<profile_source_guard> sources;  // only when hardware counters are wanted
+    void start(sim::kernel& k, session_handle s) {
+        using namespace etwctl::literals;
+        rate = interval_guard(k, 8_kHz);
+        profile_source_setting const counters[] = {{profile_source::total_cycles, profile_interval{8192}}};
+        sources.emplace(k, s, counters);
+    }
+};
+} // namespace
+
+TEST_CASE("guards as members and in std::optional, for any kernel (interval_guard = basic_interval_guard<kernel_ref>)") {
+    machine m;
+    {
+        sampler s;
+        CHECK_FALSE(s.rate.active());
+        s.start(m.k, session_handle{m.kernel_session});
+        REQUIRE_FALSE(s.rate.error());
+        REQUIRE(s.sources);
+        REQUIRE_FALSE(s.sources->error());
+        CHECK(m.k.interval(timer_id) == 1250);
+        CHECK(m.k.interval(total_cycles) == 8192);
+        s.sources.reset(); // restores now
+        CHECK(m.k.interval(total_cycles) == sim::pmc_default);
+        CHECK(m.k.interval(timer_id) == 1250);
+    }
+    CHECK(m.k.interval(timer_id) == 10000); // the member restored on destruction
+    // the same guard type over any kernel type, including a kernel_ref the caller holds
+    kernel_ref const r = m.k;
+    {
+        interval_guard g(r, profile_interval{2000});
+        REQUIRE_FALSE(g.error());
+        CHECK(m.k.interval(timer_id) == 2000);
+    }
+    CHECK(m.k.interval(timer_id) == 10000);
 }

@@ -336,3 +336,66 @@ TEST_CASE("sim: works as a static object and on the heap") {
         CHECK(k->stop_logger(7));
     }
 }
+
+TEST_CASE("SeSystemProfilePrivilege: the library enables it through the kernel layer; the sim models the token") {
+    // Issue 21 item 19: the code that enables it lived only in the tool.
+    auto k = std::make_unique<sim::kernel>();
+    k->set_privilege(false); // held but not enabled: the kernel refuses
+    CHECK(set<sampled_profile_interval>(*k, timer_interval<1250>) == ntstatus_error_code(ntstatus::privilege_not_held));
+    CHECK(describe(set<sampled_profile_interval>(*k, timer_interval<1250>)) ==
+          "set<sampled_profile_interval>: the kernel wants SeSystemProfilePrivilege: run elevated and enable it "
+          "(etwctl::enable_system_profile_privilege(k), etwctl/kernel/privilege.hpp)");
+    CHECK_FALSE(enable_system_profile_privilege(*k));
+    CHECK(k->privilege());
+    CHECK_FALSE(set<sampled_profile_interval>(*k, timer_interval<1250>));
+    // not in the token (not elevated): enabling fails as AdjustTokenPrivileges does, nothing changes
+    k->set_privilege(false);
+    k->set_privilege_held(false);
+    auto const ec = enable_system_profile_privilege(*k);
+    CHECK(ec == win32_error_code(win32::not_all_assigned));
+    CHECK(describe(ec) == "SeSystemProfilePrivilege is not in this process's token, so it cannot be enabled: run "
+                          "elevated (as administrator)");
+    CHECK_FALSE(k->privilege());
+    // through kernel_ref, forwarded
+    kernel_ref r = *k;
+    k->set_privilege_held(true);
+    CHECK_FALSE(enable_system_profile_privilege(r));
+    CHECK(k->privilege());
+}
+
+namespace {
+/// A kernel without the optional extensions.
+struct plain_kernel {
+    std::int32_t nt_set_system_information(std::uint32_t, void const*, std::uint32_t) noexcept { return 0; }
+    std::int32_t nt_query_system_information(std::uint32_t, void*, std::uint32_t, std::uint32_t*) noexcept { return 0; }
+    std::int32_t nt_set_interval_profile(std::uint32_t, std::uint32_t) noexcept { return 0; }
+    std::int32_t nt_query_interval_profile(std::uint32_t, std::uint32_t*) noexcept { return 0; }
+    std::int32_t nt_trace_control(std::uint32_t, void const*, std::uint32_t, void*, std::uint32_t, std::uint32_t*) noexcept {
+        return 0;
+    }
+    std::uint32_t event_set_information(std::uint64_t, std::uint32_t, void const*, std::uint32_t) noexcept { return 0; }
+};
+} // namespace
+
+TEST_CASE("kernel_ref: any kernel as one type, the extensions forwarded or answered") {
+    auto k = std::make_unique<sim::kernel>();
+    kernel_ref const r = *k;
+    CHECK(r.valid());
+    session_handle const s{k->start_kernel_logger()};
+    CHECK_FALSE(set<stack_tracing>(r, s, stack_walk<"CSwitch">));
+    CHECK(k->stack_tracing_hooks(limits::kernel_logger_id).size() == 1);
+    k->set_available(kernel_function::nt_query_interval_profile, false);
+    CHECK_FALSE(r.available(kernel_function::nt_query_interval_profile));
+    CHECK(r.available(kernel_function::nt_trace_control));
+    plain_kernel p;
+    kernel_ref const q = p;
+    CHECK(q.available(kernel_function::nt_trace_control)); // a kernel without available(): everything exists
+    auto const none = enable_system_profile_privilege(q);
+    CHECK(none == win32_error_code(win32::not_supported));
+    CHECK(describe(none).find("this kernel has no way to enable a privilege") != std::string::npos);
+    CHECK(enable_system_profile_privilege(p) == win32_error_code(win32::not_supported));
+    kernel_ref const empty;
+    CHECK_FALSE(empty.valid());
+    CHECK(empty.nt_set_interval_profile(1250, 0) == ntstatus::invalid_handle);
+    CHECK(set<sampled_profile_interval>(empty, timer_interval<1250>) == ntstatus_error_code(ntstatus::invalid_handle));
+}

@@ -286,5 +286,5 @@ TEST_CASE("a sampling rate sets the timer's exact interval") {
     CHECK(m.k.interval(0) == 2500);
     REQUIRE_FALSE(set<sampled_profile_interval>(m.k, sampling_rate<1000>));
     CHECK(m.k.interval(0) == 10000);
-    static_assert(8_kHz == timer_interval<1250> && (10_Hz).count() == 1000000 && (8190_Hz).count() == 1221);
+    static_assert(8_kHz == timer_interval<1250> && (10_Hz).count() == 1000000);
 }

@@ -321,11 +321,11 @@ TEST_CASE("remove_profile_sources_with_prefix removes exactly the prefixed sourc
 
 // ---- the guard ----------------------------------------------------------------------------------------
 
-static_assert(!std::is_copy_constructible_v<custom_counter_guard<sim::kernel>>);
-static_assert(!std::is_copy_assignable_v<custom_counter_guard<sim::kernel>>);
-static_assert(std::is_nothrow_move_constructible_v<custom_counter_guard<sim::kernel>>);
-static_assert(std::is_nothrow_move_assignable_v<custom_counter_guard<sim::kernel>>);
-static_assert(std::is_nothrow_destructible_v<custom_counter_guard<sim::kernel>>);
+static_assert(!std::is_copy_constructible_v<basic_custom_counter_guard<sim::kernel>>);
+static_assert(!std::is_copy_assignable_v<basic_custom_counter_guard<sim::kernel>>);
+static_assert(std::is_nothrow_move_constructible_v<basic_custom_counter_guard<sim::kernel>>);
+static_assert(std::is_nothrow_move_assignable_v<basic_custom_counter_guard<sim::kernel>>);
+static_assert(std::is_nothrow_destructible_v<basic_custom_counter_guard<sim::kernel>>);
 
 TEST_CASE("custom_counter_guard adds for a scope and removes on exit") {
     machine m;
@@ -338,7 +338,7 @@ TEST_CASE("custom_counter_guard adds for a scope and removes on exit") {
         REQUIRE(listed(m.k, "Scoped", &id));
         CHECK(g.source_id() == id);
         // moving keeps one owner
-        custom_counter_guard<sim::kernel> moved(std::move(g));
+        custom_counter_guard moved(std::move(g));
         CHECK_FALSE(g.active());
         CHECK(moved.active());
         CHECK(m.k.profile_sources().size() == before + 1);

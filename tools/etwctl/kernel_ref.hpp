@@ -1,61 +1,14 @@
-// The tool's kernel, type-erased: the commands are compiled once (tools/etwctl/commands/*.cpp), not
-// once per kernel. any_kernel has the six calls of etwctl::kernel as virtual functions; kernel_ref<K>
-// forwards them to a real or simulated kernel. tool_kernel records every request (--dry-run).
+// The tool's kernel: the commands are compiled once (tools/etwctl/commands/*.cpp), not once per kernel.
+// They take a tool_kernel: the library's etwctl::kernel_ref (any kernel as one type: native_kernel or the
+// simulated kernel) wrapped by recording_kernel, which keeps every request (--dry-run, --trace).
 #pragma once
 
-#include <cstdint>
-
-#include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/ref.hpp"
 
 #include "recording_kernel.hpp"
 
 namespace etwctl_tool {
 
-class any_kernel {
-public:
-    virtual ~any_kernel() = default;
-    virtual std::int32_t nt_set_system_information(std::uint32_t cls, void const* buffer, std::uint32_t length) noexcept = 0;
-    virtual std::int32_t nt_query_system_information(std::uint32_t cls, void* buffer, std::uint32_t length,
-                                                     std::uint32_t* return_length) noexcept = 0;
-    virtual std::int32_t nt_set_interval_profile(std::uint32_t interval, std::uint32_t source) noexcept = 0;
-    virtual std::int32_t nt_query_interval_profile(std::uint32_t source, std::uint32_t* interval) noexcept = 0;
-    virtual std::int32_t nt_trace_control(std::uint32_t code, void const* in, std::uint32_t in_length, void* out,
-                                          std::uint32_t out_length, std::uint32_t* return_length) noexcept = 0;
-    virtual std::uint32_t event_set_information(std::uint64_t reg, std::uint32_t cls, void const* info,
-                                                std::uint32_t length) noexcept = 0;
-};
-
-template <etwctl::kernel K>
-class kernel_ref final : public any_kernel {
-public:
-    explicit kernel_ref(K& k) noexcept : k_(k) {}
-    std::int32_t nt_set_system_information(std::uint32_t cls, void const* buffer, std::uint32_t length) noexcept override {
-        return k_.nt_set_system_information(cls, buffer, length);
-    }
-    std::int32_t nt_query_system_information(std::uint32_t cls, void* buffer, std::uint32_t length,
-                                             std::uint32_t* return_length) noexcept override {
-        return k_.nt_query_system_information(cls, buffer, length, return_length);
-    }
-    std::int32_t nt_set_interval_profile(std::uint32_t interval, std::uint32_t source) noexcept override {
-        return k_.nt_set_interval_profile(interval, source);
-    }
-    std::int32_t nt_query_interval_profile(std::uint32_t source, std::uint32_t* interval) noexcept override {
-        return k_.nt_query_interval_profile(source, interval);
-    }
-    std::int32_t nt_trace_control(std::uint32_t code, void const* in, std::uint32_t in_length, void* out,
-                                  std::uint32_t out_length, std::uint32_t* return_length) noexcept override {
-        return k_.nt_trace_control(code, in, in_length, out, out_length, return_length);
-    }
-    std::uint32_t event_set_information(std::uint64_t reg, std::uint32_t cls, void const* info,
-                                        std::uint32_t length) noexcept override {
-        return k_.event_set_information(reg, cls, info, length);
-    }
-
-private:
-    K& k_;
-};
-
-static_assert(etwctl::kernel<any_kernel>);
-using tool_kernel = recording_kernel<any_kernel>;
+using tool_kernel = recording_kernel<etwctl::kernel_ref>;
 
 } // namespace etwctl_tool

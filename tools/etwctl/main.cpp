@@ -20,10 +20,6 @@
 #include "sim_machine.hpp"
 #include "sources.hpp"
 
-#if defined(_WIN32)
-#include "privilege.hpp"
-#endif
-
 namespace etwctl_tool {
 namespace {
 
@@ -71,7 +67,7 @@ int dispatch(context& ctx, tool_kernel& k, json_object& out) {
 
 template <class Inner>
 int run(context& ctx, Inner& machine) {
-    kernel_ref<Inner> inner(machine);
+    etwctl::kernel_ref inner(machine);
     tool_kernel k(inner, ctx.cl.dry_run);
     json_object out;
     out.boolean("ok", true).str("command", ctx.command);
@@ -154,7 +150,9 @@ int main(int argc, char** argv) {
 
 #if defined(_WIN32)
     if (!cl.sim) {
-        if (!cl.dry_run) enable_profile_privilege();
+        // Profiling needs SeSystemProfilePrivilege enabled, as xperf enables it. Not fatal: when the
+        // process is not elevated, the kernel's refusal says what is missing (its hint: run elevated).
+        if (!cl.dry_run) (void)etwctl::enable_system_profile_privilege(etwctl::native_kernel::instance());
         return run(ctx, etwctl::native_kernel::instance());
     }
 #endif
@@ -163,6 +161,7 @@ int main(int argc, char** argv) {
     auto machine = std::make_unique<etwctl::sim::kernel>(); // ~160 KiB of model state: not on the stack
     std::string error;
     if (!configure_sim(*machine, error)) return usage_error(ctx, error);
+    if (!cl.dry_run) (void)etwctl::enable_system_profile_privilege(*machine); // as on Windows (ETWCTL_SIM=no-privilege: not held)
     ctx.simulated = true;
     return run(ctx, *machine);
 }

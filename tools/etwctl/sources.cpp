@@ -26,7 +26,7 @@ etwctl::result<std::vector<source_row>> read_from(K& k) {
 }
 } // namespace
 
-etwctl::result<std::vector<source_row>> read_sources(any_kernel& k) { return read_from(k); }
+etwctl::result<std::vector<source_row>> read_sources(etwctl::kernel_ref k) { return read_from(k); }
 etwctl::result<std::vector<source_row>> read_sources(tool_kernel& k) { return read_from(k); }
 
 source_row const* find_source(std::vector<source_row> const& rows, std::string_view text) {

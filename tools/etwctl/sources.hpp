@@ -19,7 +19,7 @@ struct source_row {
     std::uint32_t min = 0, max = 0;
 };
 
-etwctl::result<std::vector<source_row>> read_sources(any_kernel& k);
+etwctl::result<std::vector<source_row>> read_sources(etwctl::kernel_ref k);
 etwctl::result<std::vector<source_row>> read_sources(tool_kernel& k);
 
 /// By the machine's name, the KPROFILE name or the id; nullptr if the machine has no such source.

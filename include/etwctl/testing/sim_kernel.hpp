@@ -184,8 +184,18 @@ public:
         return true;
     }
 
-    void set_privilege(bool held) noexcept { privilege_ = held; }
+    /// SeSystemProfilePrivilege enabled (what the kernel's checks see). Starts enabled.
+    void set_privilege(bool enabled) noexcept { privilege_ = enabled; }
     bool privilege() const noexcept { return privilege_; }
+    /// Whether the token holds the privilege at all (an elevated process): what enabling it needs.
+    void set_privilege_held(bool held) noexcept { privilege_held_ = held; }
+    /// kernel_with_privileges: enables the privilege if the token holds it (0), else
+    /// ERROR_NOT_ALL_ASSIGNED and nothing changes, as AdjustTokenPrivileges answers.
+    std::uint32_t enable_system_profile_privilege() noexcept {
+        if (!privilege_held_) return win32::not_all_assigned;
+        privilege_ = true;
+        return win32::success;
+    }
     /// Whether the caller is in Administrators or Performance Log Users (EtwpUserInAdminOrLogUsersGroup):
     /// what adding and removing custom hardware counters check, instead of a privilege.
     void set_admin_or_log_users(bool member) noexcept { admin_or_log_users_ = member; }
@@ -844,6 +854,7 @@ private:
     std::uint32_t config_[limits::max_profile_sources] = {};
     std::size_t config_count_ = 0;
     bool privilege_ = true;
+    bool privilege_held_ = true;
     bool admin_or_log_users_ = true;
     std::uint32_t max_pmc_counters_ = limits::max_pmc_counters;
     std::uint32_t kernel_version_ = default_kernel_version;
@@ -939,6 +950,7 @@ private:
 
 static_assert(etwctl::kernel<kernel>);
 static_assert(etwctl::kernel_with_availability<kernel>);
+static_assert(etwctl::kernel_with_privileges<kernel>);
 
 } // namespace sim
 ETWCTL_END_NAMESPACE

@@ -168,3 +168,9 @@ etwctl_tool_test(pmc_remove_absent RC 2 ARGS pmc remove TotalCycle
                  STDERR "'TotalCycle' is not in this machine's list (did you mean TotalCycles?)" "rule profile_source_absent")
 etwctl_tool_test(pmc_remove_older_windows RC 3 SIM older-windows ARGS pmc remove 19 STDERR "custom profile sources are not on this Windows")
 etwctl_tool_test(newer_option_elsewhere RC 1 ARGS interval set 10 --clamp STDERR "option --clamp does not apply here")
+
+# the tool enables SeSystemProfilePrivilege through the library (issue 21 item 19): held but disabled works
+etwctl_tool_test(privilege_enabled_by_the_tool RC 0 SIM privilege-disabled ARGS interval set 8kHz
+                 STDOUT "Timer (0): 10000 -> 1250 (125.0 us, 8000.0 Hz)")
+etwctl_tool_test(privilege_not_held RC 3 SIM no-privilege ARGS interval set 8kHz
+                 STDERR "STATUS_PRIVILEGE_NOT_HELD" "hint: needs SeSystemProfilePrivilege")
