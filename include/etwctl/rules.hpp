@@ -82,6 +82,7 @@ enum class rule : std::uint16_t {
     // issue 21 (rows added at the end)
     periodic_capture_frequency,
     event_guid_not_kernel_group,
+    stack_walk_group_not_enabled,
     count_ // keep last
 };
 
@@ -203,6 +204,9 @@ inline constexpr rule_info rule_table[] = {
     {rule::event_guid_not_kernel_group, win32::invalid_parameter, "event_guid_not_kernel_group",
      "a CLASSIC_EVENT_ID's EventGuid is not a kernel group's: SECHOST would drop the event silently (a list of only "
      "such events would be sent empty, switching the list off); the typed API refuses it"},
+    {rule::stack_walk_group_not_enabled, win32::invalid_parameter, "stack_walk_group_not_enabled",
+     "a stack-walk event's group is not enabled in the session's group mask, so the event (and its stack) is never "
+     "recorded"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "etwctl/config.hpp"
@@ -402,6 +403,23 @@ constexpr std::optional<perf_flag> enabling_flag(hook_id h) noexcept {
     auto const i = detail::kernel_event_row(h);
     if (i == detail::no_row) return std::nullopt;
     return kernel_event_table[i].enabling_flag();
+}
+
+/// An event a session never records: the PERF_* flag that enables it is off in the session's group mask.
+struct event_not_enabled {
+    std::size_t index = 0; ///< its position in the list
+    hook_id event{};
+    perf_flag flag{}; ///< the flag that would enable it
+};
+/// The first of `events` whose enabling flag `mask` does not enable (group_mask::enables, directly or
+/// through a Masks[0] alias); events without a known flag are not judged. No kernel call: for a mask
+/// the caller has (it just set it, or read it). A stack walk or PMC list naming such an event is
+/// accepted by the kernel, and the event is simply never recorded.
+constexpr std::optional<event_not_enabled> first_event_not_enabled(group_mask const& mask,
+                                                                   std::span<hook_id const> events) noexcept {
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (auto const flag = enabling_flag(events[i]); flag && !mask.enables(*flag)) return event_not_enabled{i, events[i], *flag};
+    return std::nullopt;
 }
 
 ETWCTL_END_NAMESPACE
