@@ -9,7 +9,8 @@
 //   classes/               THE information-class table: every class, its rules and its kernel request
 //   request/               the request layer: the kernel's buffers byte for byte, SECHOST's checks,
 //                          encoding and decoding (shared by typed, compat, the tool and the tests)
-//   kernel/                the kernel layer: the concept (six calls) and native_kernel
+//   kernel/                the kernel layer: the concept (six calls), native_kernel,
+//                          kernel_ref (any kernel as one type), enable_system_profile_privilege
 //   error.hpp, rules.hpp, status_codes.hpp   one error model: rules, Win32 / NTSTATUS / HRESULT, result<T>
 //   types.hpp, guid.hpp, group_mask.hpp, hook_list.hpp, enable_context.hpp, provider_traits.hpp,
 //   profile_source_list.hpp              the value types
@@ -28,6 +29,8 @@
 #include "etwctl/guid.hpp"
 #include "etwctl/types.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/ref.hpp"
+#include "etwctl/kernel/privilege.hpp"
 #include "etwctl/classes/info_classes.hpp"
 #include "etwctl/typed/tags.hpp"
 #include "etwctl/names/groups.hpp"
