@@ -13,7 +13,9 @@
 #include "etwctl/compat.hpp"
 #include "etwctl/enable_context.hpp"
 #include "etwctl/hook_list.hpp"
+#include "etwctl/kernel/ref.hpp"
 #include "etwctl/names/groups.hpp"
+#include "etwctl/profiler/guards.hpp"
 #include "etwctl/typed/query.hpp"
 #include "etwctl/typed/set.hpp"
 
@@ -191,6 +193,17 @@ ETWCTL_BENCH_FN bool stack_few_raw_hash() {
     std::size_t const n = raw::hash_encode(reinterpret_cast<unsigned char const*>(few_events), 3, req.hook_ids);
     return kernel.nt_set_system_information(raw::system_performance_trace_information, &req,
                                             static_cast<std::uint32_t>(0x10 + 4 * n)) >= 0;
+}
+// The same job as the typed call: refuse (send nothing) when an event's GUID is no kernel group's
+// (issue 21 item 11), instead of dropping it as SECHOST does.
+ETWCTL_BENCH_FN bool stack_few_raw_hash_checked() {
+    raw::hook_request3 req;
+    req.information_class = 0x06;
+    req.spare = 0;
+    req.trace_handle = session;
+    std::size_t const n = raw::hash_encode(reinterpret_cast<unsigned char const*>(few_events), 3, req.hook_ids);
+    if (n != 3) return false;
+    return kernel.nt_set_system_information(raw::system_performance_trace_information, &req, 0x10 + 4 * 3) >= 0;
 }
 ETWCTL_BENCH_FN bool stack_few_typed() {
     return !etwctl::set<etwctl::stack_tracing>(kernel, session_handle{session},
@@ -411,6 +424,21 @@ ETWCTL_BENCH_FN bool query_mask_compat() {
                                                    &returned) == 0;
 }
 
+// Through kernel_ref (issue 21 item 20): the same typed call with the kernel's type erased, and a guard's
+// whole life (capture, set, restore) on the kernel itself and on kernel_ref (interval_guard).
+ETWCTL_BENCH_FN bool interval_timer_kernel_ref() {
+    etwctl::kernel_ref const k = kernel;
+    return !etwctl::set<etwctl::sampled_profile_interval>(k, etwctl::profile_interval{interval});
+}
+ETWCTL_BENCH_FN bool interval_guard_direct() {
+    etwctl::basic_interval_guard<null_kernel> g(kernel, etwctl::profile_interval{interval});
+    return !g.error();
+}
+ETWCTL_BENCH_FN bool interval_guard_kernel_ref() {
+    etwctl::interval_guard g(kernel, etwctl::profile_interval{interval});
+    return !g.error();
+}
+
 ETWCTL_BENCH_FN bool empty() { return true; }
 
 bench_case const cases[] = {
@@ -419,6 +447,7 @@ bench_case const cases[] = {
     {"stack_const/typed", &stack_const_typed, 1},
     {"stack_const/typed_ctad", &stack_const_typed_ctad, 1},
     {"stack_few/raw_hash", &stack_few_raw_hash, 1},
+    {"stack_few/raw_hash_checked", &stack_few_raw_hash_checked, 1},
     {"stack_few/typed", &stack_few_typed, 1},
     {"stack_few/compat", &stack_few_compat, 1},
     {"stack_events/raw_linear", &stack_events_raw_linear, runtime_events},
@@ -452,6 +481,9 @@ bench_case const cases[] = {
     {"query_mask/raw", &query_mask_raw, 1},
     {"query_mask/typed", &query_mask_typed, 1},
     {"query_mask/compat", &query_mask_compat, 1},
+    {"interval_timer/kernel_ref", &interval_timer_kernel_ref, 1},
+    {"interval_guard/direct", &interval_guard_direct, 1},
+    {"interval_guard/kernel_ref", &interval_guard_kernel_ref, 1},
 };
 std::size_t const case_count = sizeof cases / sizeof cases[0];
 

@@ -39,7 +39,7 @@ int main() {
         profile_source_setting const sources[] = {{profile_source::time, {}}, {*cache_misses, profile_interval{8192}}};
         profile_source_guard sampling(k, session, sources);
         if (sampling.error()) return 1;
-        std::printf("sources configured: %zu, cache-miss interval %u\n", k.profile_config(limits::kernel_logger_id).size(),
+        std::printf("sources configured: %zu, cache-miss interval %u\n", k.profile_config().size(),
                     k.interval(static_cast<std::uint32_t>(*cache_misses)));
     } // both restored here, in reverse order of construction
 

@@ -76,6 +76,11 @@ ETWCTL_COLD outcome raw_query_later(K& k, std::uint64_t session, direction_rules
         input = info;
         in_length = length;
         break;
+    case request_kind::capture_limits: // TRACE_PERIODIC_CAPTURE_STATE_INFO: the kernel's limits, no call
+        store(info, 0, limits::min_periodic_capture_seconds);
+        store(info, 4, static_cast<std::uint16_t>(limits::max_periodic_capture_providers));
+        store(info, 6, std::uint16_t{0}); // Reserved
+        return {};
     default:
         return broke(rule::query_class_not_supported);
     }
@@ -164,6 +169,7 @@ ETWCTL_INLINE_ALWAYS outcome raw_query(K& k, std::uint64_t session, std::uint32_
     case request_kind::stream_count:
     case request_kind::pmc_owners:
     case request_kind::pmc_sessions:
+    case request_kind::capture_limits:
         return raw_query_later(k, session, d, info, length, return_length);
     default:
         return broke(rule::query_class_not_supported);

@@ -6,8 +6,8 @@
 //
 // etwctl::compat:: answers as the documented Windows 10 RTM SECHOST does: every class >= 16 is
 // ERROR_NOT_SUPPORTED, unchanged. compat::current:: answers classes 0-15 exactly as compat:: does and
-// also accepts the classes later releases added (16, 18-28; 17 stays ERROR_NOT_SUPPORTED: no public
-// source gives its kernel request). SECHOST's own buffer checks for those classes are not documented
+// also accepts the classes later releases added (16-28; 17 is answered without a kernel call: the limits
+// the kernel enforces, docs/choices.md). SECHOST's own buffer checks for those classes are not documented
 // anywhere: the checks are etwctl's inference, chosen as the neighbouring documented classes do
 // (exact structs -> ERROR_BAD_LENGTH, arrays -> whole elements and a count limit -> ERROR_INCORRECT_SIZE,
 // machine-global classes -> session 0). They are the rows of classes 16-28 in the one class table
@@ -19,6 +19,8 @@
 // Caller's buffers (SDK evntrace.h):
 //   16 set   TRACE_PERIODIC_CAPTURE_STATE_INFO {ULONG Frequency; USHORT ProviderCount; USHORT Reserved} +
 //            ProviderCount GUIDs (<= 16); NULL with length 0 clears
+//   17 query TRACE_PERIODIC_CAPTURE_STATE_INFO out (>= 8 bytes; ReturnLength 8; the session is not used):
+//            {5, 16, 0}, the kernel's minimum frequency and most providers
 //   18 set   one BOOLEAN byte
 //   19 query ULONG (>= 4 bytes; the session is not used)
 //   20 set   one ULONG of TRACE_LBR_CONFIGURATION

@@ -78,27 +78,67 @@ std::string compose(std::string_view const (&parts)[N]) {
 // does not use it. (As plain classes with `inline constinit` objects, every TU that included this
 // header emitted all four vtables, their message() code and the objects' exit-time destructor
 // registrations: ~20 KB of code and ~0.4 s of g++ time per TU, used or not.)
+/// The domains whose codes have a fixed text (one writer for message() and describe()).
+enum class code_domain : std::uint8_t { win32, ntstatus, hresult };
+
+/// The text of a code of one of those domains ("Win32 error 87 (ERROR_INVALID_PARAMETER)",
+/// "NTSTATUS 0xC0000003 (STATUS_INVALID_INFO_CLASS)", "HRESULT 0x80070057 (HRESULT_FROM_WIN32(...))"):
+/// written into out at `at` like detail::put (no allocation); returns the new length. The categories'
+/// message() and describe()'s fallback both use it, so the two texts cannot drift apart.
+inline std::size_t put_code_text(std::span<char> out, std::size_t at, code_domain domain, int value) noexcept {
+    switch (domain) {
+    case code_domain::win32: {
+        auto const e = static_cast<std::uint32_t>(value);
+        at = put(out, at, "Win32 error ");
+        at = put(out, at, decimal(e).view());
+        if (char const* const n = win32::name(e)) {
+            at = put(out, at, " (");
+            at = put(out, at, n);
+            at = put(out, at, ")");
+        }
+        return at;
+    }
+    case code_domain::ntstatus:
+        at = put(out, at, "NTSTATUS ");
+        at = put(out, at, hex32(static_cast<std::uint32_t>(value)).view());
+        if (char const* const n = ntstatus::name(value)) {
+            at = put(out, at, " (");
+            at = put(out, at, n);
+            at = put(out, at, ")");
+        }
+        return at;
+    case code_domain::hresult: {
+        at = put(out, at, "HRESULT ");
+        at = put(out, at, hex32(static_cast<std::uint32_t>(value)).view());
+        auto const w = hresult::win32_of(value);
+        if (w == 0) return at;
+        at = put(out, at, " (HRESULT_FROM_WIN32(");
+        char const* const n = win32::name(w);
+        at = put(out, at, n ? std::string_view(n) : decimal(w).view());
+        return put(out, at, "))");
+    }
+    }
+    return at;
+}
+/// The same as a std::string (the categories' message()).
+inline std::string code_text(code_domain domain, int value) {
+    std::string s(put_code_text({}, 0, domain, value), '\0');
+    put_code_text(std::span<char>(s.data(), s.size()), 0, domain, value);
+    return s;
+}
+
 template <class = void>
 class win32_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "win32"; }
-    std::string message(int value) const override {
-        auto const e = static_cast<std::uint32_t>(value);
-        char const* const n = win32::name(e);
-        auto const number = decimal(e);
-        return compose({"Win32 error ", number.view(), n ? " (" : "", n ? n : "", n ? ")" : ""});
-    }
+    std::string message(int value) const override { return code_text(code_domain::win32, value); }
 };
 
 template <class = void>
 class ntstatus_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "ntstatus"; }
-    std::string message(int value) const override {
-        char const* const n = ntstatus::name(value);
-        auto const number = hex32(static_cast<std::uint32_t>(value));
-        return compose({"NTSTATUS ", number.view(), n ? " (" : "", n ? n : "", n ? ")" : ""});
-    }
+    std::string message(int value) const override { return code_text(code_domain::ntstatus, value); }
     std::error_condition default_error_condition(int value) const noexcept override;
 };
 
@@ -106,14 +146,7 @@ template <class = void>
 class hresult_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "hresult"; }
-    std::string message(int value) const override {
-        auto const number = hex32(static_cast<std::uint32_t>(value));
-        auto const w = hresult::win32_of(value);
-        if (w == 0) return compose({"HRESULT ", number.view()});
-        char const* const n = win32::name(w);
-        auto const code = decimal(w);
-        return compose({"HRESULT ", number.view(), " (HRESULT_FROM_WIN32(", n ? std::string_view(n) : code.view(), "))"});
-    }
+    std::string message(int value) const override { return code_text(code_domain::hresult, value); }
     std::error_condition default_error_condition(int value) const noexcept override;
 };
 
@@ -244,6 +277,61 @@ inline rule rule_of(std::error_code const& ec) noexcept {
     return ec.category() == rule_category<T>() ? static_cast<rule>(ec.value()) : rule::ok;
 }
 
+/// The context of a failure: the value that broke a rule, the limit, the name of what it was about, and
+/// a sentence that says what to do. Written (on failure paths only: a successful call pays nothing)
+/// into a per-thread slot that etwctl::explain / etwctl::describe read back, like GetLastError; no heap.
+/// `text` is a static sentence with placeholders: {name} {value} {hex} {low} {high} {status} (value as an NTSTATUS: hex, name, Win32 mapping)
+/// {win32} (value as a Win32 code: name and number).
+/// Every failure the library hands out passes through the slot: one with context records it, one
+/// without records just its code (so an earlier failure's values are never shown for a later failure
+/// that happens to have the same code).
+struct error_detail {
+    std::error_code code{};
+    std::string_view text{};
+    std::string_view name{};
+    std::uint64_t value = 0;
+    std::uint64_t low = 0;
+    std::uint64_t high = 0;
+};
+
+namespace detail {
+inline error_detail& error_detail_slot() noexcept {
+    static thread_local error_detail slot;
+    return slot;
+}
+/// Whether the slot's detail was recorded by the operation still in progress (note_failure) and not
+/// yet handed out; the failure converters (failed()) keep such a detail and clear any other.
+inline bool& error_detail_pending() noexcept {
+    static thread_local bool pending = false;
+    return pending;
+}
+/// Records the context of a failure and returns its code (cold: only failures come here). The detail
+/// is final: the caller hands `ec` out as it is.
+ETWCTL_COLD inline std::error_code fail(std::error_code ec, std::string_view text, std::string_view name, std::uint64_t value = 0,
+                            std::uint64_t low = 0, std::uint64_t high = 0) noexcept {
+    error_detail_slot() = {ec, text, name, value, low, high};
+    error_detail_pending() = false;
+    return ec;
+}
+/// Records the context of a failure the operation reports later through a converter (failed(), an
+/// outcome's code(), result<T>(rule)): the converter keeps this detail for the same code.
+ETWCTL_COLD inline void note_failure(std::error_code ec, std::string_view text, std::string_view name, std::uint64_t value = 0,
+                                     std::uint64_t low = 0, std::uint64_t high = 0) noexcept {
+    error_detail_slot() = {ec, text, name, value, low, high};
+    error_detail_pending() = true;
+}
+/// A failure handed out without context of its own: keeps the detail this operation noted for the same
+/// code (note_failure), otherwise replaces the slot with the bare code, so describe() of it never shows
+/// an earlier failure's values (cold).
+ETWCTL_COLD inline std::error_code failed(std::error_code ec) noexcept {
+    bool& pending = error_detail_pending();
+    error_detail& slot = error_detail_slot();
+    if (!(pending && slot.code == ec)) slot = {ec, {}, {}, 0, 0, 0};
+    pending = false;
+    return ec;
+}
+} // namespace detail
+
 /// A value or the error that prevented it; no exceptions. value() on an error is a contract
 /// violation (GSL's Expects: terminates), so check has_value() / operator bool first.
 template <class T>
@@ -255,7 +343,9 @@ public:
     result(std::error_code ec) noexcept : ec_(ec) {
         if (!ec_) ec_ = make_error_code<T>(rule::kernel_reply_malformed); // an error result always holds an error
     }
-    result(rule r) noexcept : result(make_error_code<T>(r)) {}
+    /// A new failure (a rule broken here): handed out through detail::failed, so no earlier failure's
+    /// context is shown for it. (From an error_code: a failure passed on, its context kept.)
+    result(rule r) noexcept : result(detail::failed(make_error_code<T>(r))) {}
 
     constexpr bool has_value() const noexcept { return !ec_; }
     constexpr explicit operator bool() const noexcept { return has_value(); }
@@ -281,39 +371,12 @@ private:
 };
 
 
-/// The context of a failure: the value that broke a rule, the limit, the name of what it was about, and
-/// a sentence that says what to do. Written (on failure paths only: a successful call pays nothing)
-/// into a per-thread slot that etwctl::explain / etwctl::describe read back, like GetLastError; no heap.
-/// `text` is a static sentence with placeholders: {name} {value} {hex} {low} {high} {status} (value as an NTSTATUS: hex, name, Win32 mapping)
-/// {win32} (value as a Win32 code: name and number).
-struct error_detail {
-    std::error_code code{};
-    std::string_view text{};
-    std::string_view name{};
-    std::uint64_t value = 0;
-    std::uint64_t low = 0;
-    std::uint64_t high = 0;
-};
-
-namespace detail {
-inline error_detail& error_detail_slot() noexcept {
-    static thread_local error_detail slot;
-    return slot;
-}
-/// Records the context of a failure and returns its code (cold: only failures come here).
-ETWCTL_COLD inline std::error_code fail(std::error_code ec, std::string_view text, std::string_view name, std::uint64_t value = 0,
-                            std::uint64_t low = 0, std::uint64_t high = 0) noexcept {
-    error_detail_slot() = {ec, text, name, value, low, high};
-    return ec;
-}
-
-} // namespace detail
-
-/// The detail of this thread's last etwctl failure if it explains `ec`, else nullptr.
+/// The detail of this thread's last etwctl failure if it explains `ec` (a failure handed out with its
+/// context), else nullptr.
 template <class T = void>
 error_detail const* explain(std::error_code const& ec) noexcept {
     error_detail const& d = detail::error_detail_slot();
-    return ec && d.code == ec ? &d : nullptr;
+    return ec && d.code == ec && !d.text.empty() ? &d : nullptr; // a failure recorded without context: none
 }
 
 /// The sentence for `ec`: its detail with the values filled in when this thread's last failure was
@@ -326,6 +389,10 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
         if (!ec) return detail::put(out, 0, "success");
         auto const r = rule_of<T>(ec);
         if (r != rule::ok) return detail::put(out, 0, info(r).text);
+        // the same text as the category's message(), without allocating
+        if (ec.category() == ntstatus_category()) return detail::put_code_text(out, 0, detail::code_domain::ntstatus, ec.value());
+        if (ec.category() == win32_category()) return detail::put_code_text(out, 0, detail::code_domain::win32, ec.value());
+        if (ec.category() == hresult_category()) return detail::put_code_text(out, 0, detail::code_domain::hresult, ec.value());
         std::size_t at = detail::put(out, 0, ec.category().name());
         at = detail::put(out, at, " error ");
         char h[8];

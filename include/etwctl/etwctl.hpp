@@ -27,6 +27,7 @@
 #include "etwctl/profile_source_list.hpp"
 #include "etwctl/pmc_views.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/privilege.hpp"
 #include "etwctl/names/groups.hpp"
 #include "etwctl/names/flags.hpp"
 #include "etwctl/names/events.hpp"

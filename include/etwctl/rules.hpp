@@ -118,6 +118,10 @@ enum class rule : std::uint16_t {
     session_buffer_size_out_of_range,
     session_enable_flags_need_system_logger,
     session_orphan_prefix_invalid,
+    // issue 21 (rows added at the end)
+    periodic_capture_frequency,
+    event_guid_not_kernel_group,
+    stack_walk_group_not_enabled,
     count_ // keep last
 };
 
@@ -304,6 +308,15 @@ inline constexpr rule_info rule_table[] = {
      "EnableFlags on a session that is not a system logger, where Windows ignores them"},
     {rule::session_orphan_prefix_invalid, win32::invalid_parameter, "session_orphan_prefix_invalid",
      "etwctl's session names: the prefix must be 1 to 64 ASCII letters, digits, '_' or '.'"},
+    {rule::periodic_capture_frequency, win32::invalid_parameter, "periodic_capture_frequency",
+     "TracePeriodicCaptureStateListInfo: providers need a capture frequency of at least 5 s (the kernel refuses 1-4 s, "
+     "providers without a frequency and a frequency without providers)"},
+    {rule::event_guid_not_kernel_group, win32::invalid_parameter, "event_guid_not_kernel_group",
+     "a CLASSIC_EVENT_ID's EventGuid is not a kernel group's: SECHOST would drop the event silently (a list of only "
+     "such events would be sent empty, switching the list off); the typed API refuses it"},
+    {rule::stack_walk_group_not_enabled, win32::invalid_parameter, "stack_walk_group_not_enabled",
+     "a stack-walk event's group is not enabled in the session's group mask, so the event (and its stack) is never "
+     "recorded"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),
@@ -316,7 +329,17 @@ constexpr bool rule_table_in_order() noexcept {
 }
 static_assert(rule_table_in_order(), "etwctl: rule_table rows must follow the enumerators' order");
 
-constexpr rule_info const& info(rule r) noexcept { return rule_table[static_cast<std::size_t>(r)]; }
+/// The row of a value that names no rule (an error_code of rule_category() built from an arbitrary int):
+/// Win32 ERROR_MR_MID_NOT_FOUND, as to_win32 answers for a code of an unknown category.
+inline constexpr rule_info unknown_rule_info{rule::count_, win32::mr_mid_not_found, "unknown_rule",
+                                             "not an etwctl rule (the error code's value is outside the rule table)"};
+
+/// The rule's row; a value outside the table (a rule_category() code made from any int) gets
+/// unknown_rule_info instead of a read past the table.
+constexpr rule_info const& info(rule r) noexcept {
+    auto const i = static_cast<std::size_t>(r);
+    return i < sizeof(rule_table) / sizeof(rule_table[0]) ? rule_table[i] : unknown_rule_info;
+}
 constexpr std::uint32_t win32_error_of(rule r) noexcept { return info(r).win32_error; }
 
 ETWCTL_END_NAMESPACE

@@ -40,6 +40,8 @@
     X(noaccess, 998, "ERROR_NOACCESS") \
     X(privilege_not_held, 1314, "ERROR_PRIVILEGE_NOT_HELD") \
     X(implementation_limit, 1292, "ERROR_IMPLEMENTATION_LIMIT") \
+    X(not_all_assigned, 1300, "ERROR_NOT_ALL_ASSIGNED") \
+    X(revision_mismatch, 1306, "ERROR_REVISION_MISMATCH") \
     X(file_corrupt, 1392, "ERROR_FILE_CORRUPT") \
     X(no_system_resources, 1450, "ERROR_NO_SYSTEM_RESOURCES") \
     X(timeout, 1460, "ERROR_TIMEOUT") \
@@ -68,6 +70,7 @@
     X(buffer_too_small, 0xC0000023U, "STATUS_BUFFER_TOO_SMALL", win32::insufficient_buffer) \
     X(object_name_not_found, 0xC0000034U, "STATUS_OBJECT_NAME_NOT_FOUND", win32::file_not_found) \
     X(object_name_collision, 0xC0000035U, "STATUS_OBJECT_NAME_COLLISION", win32::already_exists) \
+    X(revision_mismatch, 0xC0000059U, "STATUS_REVISION_MISMATCH", win32::revision_mismatch) \
     X(privilege_not_held, 0xC0000061U, "STATUS_PRIVILEGE_NOT_HELD", win32::privilege_not_held) \
     X(procedure_not_found, 0xC000007AU, "STATUS_PROCEDURE_NOT_FOUND", win32::proc_not_found) \
     X(insufficient_resources, 0xC000009AU, "STATUS_INSUFFICIENT_RESOURCES", win32::no_system_resources) \

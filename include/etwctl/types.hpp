@@ -29,6 +29,9 @@ inline constexpr std::uint16_t kernel_logger_id = 0xFFFF;
 inline constexpr std::size_t max_disallow_list = 256;
 // The classes later releases added (SDK evntrace.h; kernel listings for the stack-cache clamps).
 inline constexpr std::size_t max_periodic_capture_providers = 16;
+/// The shortest periodic capture frequency the kernel accepts: NtTraceControl (EtwUpdatePeriodicCaptureState)
+/// refuses 1-4 s with STATUS_INVALID_PARAMETER (public decompiled listings, two builds); 0 means off.
+inline constexpr std::uint32_t min_periodic_capture_seconds = 5;
 inline constexpr std::size_t max_lbr_events = 4;               ///< TRACE_LBR_MAXIMUM_EVENTS
 inline constexpr std::size_t max_context_register_events = 8; ///< ETW_MAX_CONTEXT_REGISTER_EVENTS
 inline constexpr std::uint32_t stack_cache_min_bytes = 3U * 1024 * 1024;
@@ -173,14 +176,72 @@ struct interval_bounds {
 /// The timer's documented bounds.
 inline constexpr interval_bounds timer_bounds{limits::timer_min_interval, limits::timer_max_interval};
 
+namespace detail {
+/// The value of an integer literal's characters (decimal, 0x hex, 0b binary, leading-0 octal, digit
+/// separators), for the literal operator templates below; `overflow` when it does not fit 64 bits.
+struct literal_value {
+    std::uint64_t value = 0;
+    bool overflow = false;
+    bool not_integer = false; ///< a character that is no digit of the base ('.', 'e': a floating literal)
+};
+template <char... C>
+consteval literal_value parse_integer_literal() noexcept {
+    constexpr char text[] = {C..., '\0'};
+    std::size_t i = 0;
+    std::uint64_t base = 10;
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) base = 16, i = 2;
+    else if (text[0] == '0' && (text[1] == 'b' || text[1] == 'B')) base = 2, i = 2;
+    else if (text[0] == '0' && text[1] != '\0') base = 8, i = 1;
+    literal_value r;
+    for (; text[i] != '\0'; ++i) {
+        char const c = text[i];
+        if (c == '\'') continue;
+        std::uint64_t const digit = c >= '0' && c <= '9'   ? static_cast<std::uint64_t>(c - '0')
+                                    : c >= 'a' && c <= 'f' ? static_cast<std::uint64_t>(c - 'a' + 10)
+                                    : c >= 'A' && c <= 'F' ? static_cast<std::uint64_t>(c - 'A' + 10)
+                                                           : 99;
+        if (digit >= base) {
+            r.not_integer = true;
+            continue;
+        }
+        if (r.value > (~std::uint64_t{0} - digit) / base) r.overflow = true;
+        r.value = r.value * base + digit;
+    }
+    return r;
+}
+} // namespace detail
+
+namespace diagnostic {
+/// Named so that the compiler's message shows the unit; a failed check prints this one message.
+template <bool Fits>
+struct events_literal_exceeds_32_bits {
+    static_assert(Fits, "etwctl::literals::operator\"\"_events: the count does not fit the kernel's 32-bit interval "
+                        "(at most 4294967295 events)");
+    static constexpr bool value = true;
+};
+template <bool Fits>
+struct interval_100ns_literal_exceeds_32_bits {
+    static_assert(Fits, "etwctl::literals::operator\"\"_100ns: the interval does not fit the kernel's 32-bit field "
+                        "(at most 4294967295 x 100 ns); the timer accepts at most 1000000 (100 ms)");
+    static constexpr bool value = true;
+};
+} // namespace diagnostic
+
 namespace literals {
-/// 65536_events: a hardware-counter interval.
-constexpr counter_interval operator""_events(unsigned long long n) noexcept {
-    return counter_interval{static_cast<std::uint32_t>(n)};
+/// 65536_events: a hardware-counter interval. A count above 2^32 - 1 does not compile (it used to wrap).
+template <char... C>
+constexpr counter_interval operator""_events() noexcept {
+    constexpr auto v = detail::parse_integer_literal<C...>();
+    static_assert(diagnostic::events_literal_exceeds_32_bits<!v.overflow && !v.not_integer && v.value <= 0xFFFFFFFFU>::value);
+    return counter_interval{static_cast<std::uint32_t>(v.value)};
 }
 /// 1250_100ns: a timer interval in the kernel's 100 ns units (std::chrono literals work too: 125us).
-constexpr profile_interval operator""_100ns(unsigned long long n) noexcept {
-    return profile_interval{static_cast<std::uint32_t>(n)};
+/// A value above 2^32 - 1 does not compile (it used to wrap).
+template <char... C>
+constexpr profile_interval operator""_100ns() noexcept {
+    constexpr auto v = detail::parse_integer_literal<C...>();
+    static_assert(diagnostic::interval_100ns_literal_exceeds_32_bits<!v.overflow && !v.not_integer && v.value <= 0xFFFFFFFFU>::value);
+    return profile_interval{static_cast<std::uint32_t>(v.value)};
 }
 } // namespace literals
 
@@ -229,10 +290,12 @@ inline constexpr std::uint32_t all = 0x7FF;
 inline constexpr std::uint8_t event_opcode = 0x20; ///< TRACE_LBR_EVENT_OPCODE: the LBR records' opcode
 } // namespace lbr
 
-/// TRACE_STACK_CACHING_INFO CacheSize, in bytes. The kernel clamps it to 3..50 MiB.
+/// TRACE_STACK_CACHING_INFO CacheSize, in bytes. The kernel clamps it to 3..50 MiB. Held in 64 bits so
+/// that no size wraps on its way to the bounds check (mebibytes(4099) is 4099 MiB, refused; it used to
+/// become 3 MiB in 32 bits and pass).
 struct stack_cache_size {
-    std::uint32_t bytes = 0;
-    static constexpr stack_cache_size mebibytes(std::uint32_t n) noexcept { return {n * 1024U * 1024U}; }
+    std::uint64_t bytes = 0;
+    static constexpr stack_cache_size mebibytes(std::uint32_t n) noexcept { return {std::uint64_t{n} * 1024U * 1024U}; }
     friend constexpr bool operator==(stack_cache_size, stack_cache_size) noexcept = default;
 };
 /// TRACE_STACK_CACHING_INFO BucketCount. The kernel clamps it to 256..4096.
@@ -266,6 +329,14 @@ struct lbr_options {
 /// TRACE_PERIODIC_CAPTURE_STATE_INFO CaptureStateFrequencyInSeconds.
 struct capture_frequency {
     std::uint32_t seconds = 0;
+};
+
+/// What TracePeriodicCaptureStateInfo reports: the shortest capture frequency and the most providers
+/// the kernel accepts (NtTraceControl EtwUpdatePeriodicCaptureState refuses 1-4 s and more than 16).
+struct periodic_capture_limits {
+    std::uint32_t min_frequency_seconds = limits::min_periodic_capture_seconds;
+    std::uint32_t max_providers = limits::max_periodic_capture_providers;
+    friend constexpr bool operator==(periodic_capture_limits, periodic_capture_limits) noexcept = default;
 };
 
 ETWCTL_END_NAMESPACE

@@ -18,5 +18,5 @@ struct test_kernel {
 
 void use_counters(test_kernel& k, etwctl::session_handle session) {
     etwctl::profile_source_setting const settings[] = {{etwctl::profile_source::time, {}}};
-    etwctl::profile_source_guard<test_kernel>(k, session, settings);
+    etwctl::basic_profile_source_guard<test_kernel>(k, session, settings);
 }

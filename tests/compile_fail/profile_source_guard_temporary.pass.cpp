@@ -15,6 +15,6 @@ struct test_kernel {
 
 bool use_counters(test_kernel& k, etwctl::session_handle session) {
     etwctl::profile_source_setting const settings[] = {{etwctl::profile_source::time, {}}};
-    etwctl::profile_source_guard<test_kernel> sources(k, session, settings);
+    etwctl::basic_profile_source_guard<test_kernel> sources(k, session, settings);
     return !sources.error();
 }

@@ -1,5 +1,6 @@
 #include "etwctl/profiler/guards.hpp"
 
+#include <optional>
 #include <type_traits>
 
 #include "sim_fixture.hpp"
@@ -8,13 +9,19 @@ using namespace etwctl;
 using etwctl_test::machine;
 
 namespace {
-using guard = interval_guard<sim::kernel>;
-using source_guard = profile_source_guard<sim::kernel>;
+using guard = basic_interval_guard<sim::kernel>;
+using source_guard = basic_profile_source_guard<sim::kernel>;
 static_assert(!std::is_copy_constructible_v<guard> && !std::is_copy_assignable_v<guard>);
 static_assert(std::is_nothrow_move_constructible_v<guard> && std::is_nothrow_move_assignable_v<guard>);
 static_assert(std::is_nothrow_destructible_v<guard>);
 static_assert(!std::is_copy_constructible_v<source_guard>);
 static_assert(std::is_nothrow_move_constructible_v<source_guard> && std::is_nothrow_move_assignable_v<source_guard>);
+
+// The guards for any kernel are plain types (issue 21 item 20): members and optionals need no template.
+static_assert(std::is_same_v<interval_guard, basic_interval_guard<kernel_ref>>);
+static_assert(std::is_nothrow_default_constructible_v<interval_guard> && std::is_nothrow_move_assignable_v<interval_guard>);
+static_assert(std::is_nothrow_default_constructible_v<profile_source_guard>);
+static_assert(std::is_nothrow_move_constructible_v<std::optional<interval_guard>>);
 
 constexpr auto timer_id = static_cast<std::uint32_t>(profile_source::time);
 constexpr auto total_cycles = static_cast<std::uint32_t>(profile_source::total_cycles);
@@ -43,6 +50,45 @@ TEST_CASE("interval_guard: sets for the scope and restores the captured value, n
     CHECK(m.k.interval(timer_id) == 5000);
 }
 
+TEST_CASE("interval_guard: a captured value outside the documented bounds is put back as it was") {
+    // Issue 21 item 15: the restore went through the checked setter, so a timer value another tool had
+    // set outside [1221, 1000000] (the machine reports wider bounds) was never put back.
+    machine m;
+    sim::profile_source_desc const wide[] = {{0, "Timer", 10000, 1221, 10000000}, {19, "TotalCycles", 65536, 4096, 2147483647}};
+    REQUIRE(m.k.set_profile_sources(wide));
+    REQUIRE(m.k.nt_set_interval_profile(2000000, 0) == ntstatus::success); // 200 ms, by another tool
+    {
+        interval_guard g(m.k, timer_interval<1250>);
+        REQUIRE_FALSE(g.error());
+        CHECK(g.saved() == profile_interval{2000000});
+        CHECK(m.k.interval(timer_id) == 1250);
+    }
+    CHECK(m.k.interval(timer_id) == 2000000);
+    // profile_source_guard puts its captured intervals back the same way
+    profile_source_setting const settings[] = {{profile_source::time, profile_interval{1250}}};
+    {
+        profile_source_guard g(m.k, session_handle{m.kernel_session}, settings);
+        REQUIRE_FALSE(g.error());
+    }
+    CHECK(m.k.interval(timer_id) == 2000000);
+}
+
+TEST_CASE("interval_guard: a hardware counter's interval in events, checked against the source's bounds") {
+    machine m;
+    {
+        interval_guard g(m.k, profile_source::total_cycles, counter_interval{8192});
+        REQUIRE_FALSE(g.error());
+        CHECK(m.k.interval(total_cycles) == 8192);
+    }
+    CHECK(m.k.interval(total_cycles) == sim::pmc_default);
+    interval_guard low(m.k, profile_source::total_cycles, counter_interval{100}); // under the source's 4096
+    CHECK(low.error() == rule::interval_out_of_bounds);
+    CHECK_FALSE(low.active());
+    CHECK(m.k.interval(total_cycles) == sim::pmc_default);
+    interval_guard absent(m.k, profile_source::pipeline_dry, counter_interval{8192});
+    CHECK(absent.error() == rule::profile_source_absent);
+}
+
 TEST_CASE("interval_guard: a hardware source, explicit restore, release, move") {
     machine m;
     SUBCASE("explicit restore returns the result and disarms") {
@@ -63,7 +109,7 @@ TEST_CASE("interval_guard: a hardware source, explicit restore, release, move") 
     SUBCASE("a moved guard restores once, from its new owner") {
         guard outer;
         {
-            interval_guard g(m.k, profile_interval{2000});
+            guard g(m.k, profile_interval{2000});
             outer = std::move(g);
             CHECK_FALSE(g.active());
         }
@@ -138,7 +184,6 @@ TEST_CASE("interval_guard: a failed restore is reported, never thrown") {
 
 TEST_CASE("profile_source_guard: configures a session, restores the stated previous configuration") {
     machine m;
-    auto const id = limits::kernel_logger_id;
     profile_source_setting const settings[] = {
         {profile_source::total_cycles, profile_interval{8192}},
         {profile_source::branch_instructions, {}}, // interval left alone
@@ -146,12 +191,12 @@ TEST_CASE("profile_source_guard: configures a session, restores the stated previ
     {
         profile_source_guard g(m.k, session_handle{m.kernel_session}, settings);
         REQUIRE_FALSE(g.error());
-        auto const config = m.k.profile_config(id);
+        auto const config = m.k.profile_config();
         CHECK(std::vector<std::uint32_t>(config.begin(), config.end()) == std::vector<std::uint32_t>{19, 6});
         CHECK(m.k.interval(total_cycles) == 8192);
         CHECK(g.saved_intervals().size() == 1);
     }
-    auto const config = m.k.profile_config(id);
+    auto const config = m.k.profile_config();
     CHECK(std::vector<std::uint32_t>(config.begin(), config.end()) == std::vector<std::uint32_t>{timer_id});
     CHECK(m.k.interval(total_cycles) == sim::pmc_default);
 
@@ -161,7 +206,7 @@ TEST_CASE("profile_source_guard: configures a session, restores the stated previ
         profile_source_guard g(m.k, session_handle{m.kernel_session}, settings, prior);
         REQUIRE_FALSE(g.error());
     }
-    auto const after = m.k.profile_config(id);
+    auto const after = m.k.profile_config();
     CHECK(std::vector<std::uint32_t>(after.begin(), after.end()) == std::vector<std::uint32_t>{10});
 }
 
@@ -209,4 +254,44 @@ TEST_CASE("profile_source_guard: a failed restore is reported; every restore ste
     }
     CHECK(failure.value() == ntstatus::insufficient_resources);
     CHECK(m.k.interval(total_cycles) == sim::pmc_default); // ... the interval restore still ran
+}
+
+namespace {
+/// What a first-day user writes: the guards as members and in an optional, no template arguments.
+struct sampler {
+    interval_guard rate;                          // empty until started
+    std::optional<profile_source_guard> sources;  // only when hardware counters are wanted
+    void start(sim::kernel& k, session_handle s) {
+        using namespace etwctl::literals;
+        rate = interval_guard(k, 8_kHz);
+        profile_source_setting const counters[] = {{profile_source::total_cycles, profile_interval{8192}}};
+        sources.emplace(k, s, counters);
+    }
+};
+} // namespace
+
+TEST_CASE("guards as members and in std::optional, for any kernel (interval_guard = basic_interval_guard<kernel_ref>)") {
+    machine m;
+    {
+        sampler s;
+        CHECK_FALSE(s.rate.active());
+        s.start(m.k, session_handle{m.kernel_session});
+        REQUIRE_FALSE(s.rate.error());
+        REQUIRE(s.sources);
+        REQUIRE_FALSE(s.sources->error());
+        CHECK(m.k.interval(timer_id) == 1250);
+        CHECK(m.k.interval(total_cycles) == 8192);
+        s.sources.reset(); // restores now
+        CHECK(m.k.interval(total_cycles) == sim::pmc_default);
+        CHECK(m.k.interval(timer_id) == 1250);
+    }
+    CHECK(m.k.interval(timer_id) == 10000); // the member restored on destruction
+    // the same guard type over any kernel type, including a kernel_ref the caller holds
+    kernel_ref const r = m.k;
+    {
+        interval_guard g(r, profile_interval{2000});
+        REQUIRE_FALSE(g.error());
+        CHECK(m.k.interval(timer_id) == 2000);
+    }
+    CHECK(m.k.interval(timer_id) == 10000);
 }

@@ -233,3 +233,36 @@ TEST_CASE("stack_walk_set: add(span) with many repeated ids is all-or-nothing an
     REQUIRE(s.size() == 1);
     CHECK(s[0] == cswitch);
 }
+
+TEST_CASE("the group-mask check of a stack-walk list: no call with the mask at hand, one query on request") {
+    // Issue 21 item 22: set<stack_tracing> with events whose groups the session does not enable succeeds
+    // and nothing is ever recorded (xperf -on PROC_THREAD+LOADER+PROFILE -stackwalk Profile+CSwitch).
+    constexpr auto flags = kernel_flags<"PROC_THREAD+LOADER+PROFILE">;
+    constexpr auto events = stack_walk<"Profile+CSwitch">;
+    auto const ec = check_event_groups(flags, events.span());
+    CHECK(ec == rule::stack_walk_group_not_enabled);
+    CHECK(to_win32(ec) == win32::invalid_parameter);
+    CHECK(describe(ec) == "stack-walk event 0x524 is never recorded: the session's group mask does not enable "
+                          "PERF_CONTEXT_SWITCH, the flag it needs (set it with set<system_trace_enable_flags>, xperf: -on "
+                          "...+its group)");
+    auto const off = first_event_not_enabled(flags, events.span());
+    REQUIRE(off);
+    CHECK(off->index == 1);
+    CHECK(off->event == hook_id{0x0524});
+    CHECK_FALSE(check_event_groups(kernel_flags<"PROC_THREAD+LOADER+PROFILE+CSWITCH">, events.span()));
+
+    machine m;
+    session_handle const s{m.kernel_session};
+    REQUIRE_FALSE(set<system_trace_enable_flags>(m.k, s, flags));
+    CHECK(check_event_groups(m.k, s, events.span()) == rule::stack_walk_group_not_enabled); // on request: one query
+    stack_walk_set<> walk;
+    REQUIRE(walk.add(events.span()) == rule::ok);
+    std::size_t const before = m.k.request_count();
+    CHECK(walk.apply(m.k, s, flags) == rule::stack_walk_group_not_enabled); // the mask at hand: nothing sent
+    CHECK(m.k.request_count() == before);
+    CHECK_FALSE(walk.apply(m.k, s, flags | kernel_flags<"CSWITCH">));
+    CHECK(m.k.stack_tracing_hooks(limits::kernel_logger_id).size() == 2);
+    // a session that is not a system logger: the query's own error
+    auto const user = m.k.start_logger(9, {.system_logger_mode = false});
+    CHECK(check_event_groups(m.k, session_handle{user}, events.span()) == ntstatus_error_code(ntstatus::invalid_parameter));
+}

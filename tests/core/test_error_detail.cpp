@@ -105,3 +105,100 @@ TEST_CASE("format(parse_error, text): the text, a caret under the offending name
     char tiny[4];
     CHECK(format(err, text, tiny) == n); // the full length, nothing written past the buffer
 }
+
+TEST_CASE("a rule_category() code that names no rule: every reader answers without reading past the table") {
+    // Issue 21 item 10: describe() and to_win32() looked the value up unchecked (message() guarded it).
+    for (int const value : {static_cast<int>(rule::count_), static_cast<int>(rule::count_) + 1, 999, 0xFFFF, -1}) {
+        std::error_code const ec(value, rule_category());
+        CHECK(to_win32(ec) == win32::mr_mid_not_found);
+        CHECK(describe(ec) == "not an etwctl rule (the error code's value is outside the rule table)");
+        CHECK(ec.message() == "etwctl: unknown rule");
+    }
+    parse_error const bogus{static_cast<rule>(999), 0, 1, {}};
+    char out[160];
+    std::size_t const n = format(bogus, "X", out);
+    REQUIRE(n <= sizeof out);
+    CHECK(std::string(out, n) == "X\n^ not an etwctl rule (the error code's value is outside the rule table)");
+}
+
+TEST_CASE("an earlier failure's values are never shown for a later failure with the same code") {
+    // Issue 21 item 13: the slot was matched by code only and never cleared.
+    machine m;
+    auto const set_gone = set<stack_tracing>(m.k, std::uint64_t{40}, stack_walk<"CSwitch">);
+    REQUIRE(describe(set_gone) == "set<stack_tracing>: no such session (stopped, or not a TRACEHANDLE from StartTrace)");
+    auto const query_gone = query<system_trace_enable_flags>(m.k, session_handle{40});
+    REQUIRE_FALSE(query_gone);
+    REQUIRE(query_gone.error() == set_gone); // the same code
+    CHECK(explain(query_gone.error()) == nullptr);
+    CHECK(describe(query_gone.error()) == query_gone.error().message()); // "NTSTATUS 0xC0000296 (...)"
+
+    // The same for a rule: a detailed profile_source_absent, then one without context of its own.
+    profile_source_list_buffer<> storage;
+    auto const list = query<profile_source_list>(m.k, storage);
+    REQUIRE(list);
+    auto const absent = set<sampled_profile_interval>(m.k, profile_source::pipeline_dry, counter_interval{5000}, *list);
+    REQUIRE(absent == rule::profile_source_absent);
+    REQUIRE(explain(absent) != nullptr);
+    interval_guard g(m.k, profile_source::pipeline_dry, profile_interval{5000}); // captures 0: absent, no values
+    REQUIRE(g.error() == rule::profile_source_absent);
+    CHECK(describe(g.error()) == std::string(info(rule::profile_source_absent).text));
+    // and a detail of this call is still shown for this call
+    auto const again = set<sampled_profile_interval>(m.k, profile_source::pipeline_dry, counter_interval{5000}, *list);
+    CHECK(describe(again).find("profile source 3 is not in") != std::string::npos);
+}
+
+TEST_CASE("a failed query is described as a query, in the same words as message()") {
+    // Issue 21 item 17.
+    machine m;
+    auto const streams = query<stream_count>(m.k, session_handle{40});
+    REQUIRE_FALSE(streams);
+    CHECK(describe(streams.error()) == "query<stream_count>: no such session (stopped, or not a TRACEHANDLE from StartTrace)");
+    m.k.inject(ntstatus::invalid_info_class, 1);
+    auto const loggers = query<max_loggers>(m.k);
+    REQUIRE_FALSE(loggers);
+    CHECK(describe(loggers.error()) == "the kernel refused query<max_loggers>: NTSTATUS 0xC0000003 "
+                                       "(STATUS_INVALID_INFO_CLASS), Win32 ERROR_INVALID_PARAMETER 87");
+    m.k.inject(ntstatus::invalid_info_class, 1);
+    auto const masks = query<system_trace_enable_flags>(m.k, session_handle{m.kernel_session});
+    REQUIRE_FALSE(masks);
+    CHECK(masks.error().message() == "NTSTATUS 0xC0000003 (STATUS_INVALID_INFO_CLASS)");
+    CHECK(describe(masks.error()) == masks.error().message());
+    CHECK(describe(win32_error_code(win32::invalid_parameter)) == "Win32 error 87 (ERROR_INVALID_PARAMETER)");
+    CHECK(describe(hresult_error_code(static_cast<std::int32_t>(0x80070057U))) ==
+          hresult_error_code(static_cast<std::int32_t>(0x80070057U)).message());
+}
+
+namespace {
+/// A kernel whose logger query "succeeds" without delivering a handle (issue 21 item 14).
+struct silent_logger_query {
+    std::uint32_t reported = 0;
+    bool write_handle = false;
+    std::int32_t nt_set_system_information(std::uint32_t, void const*, std::uint32_t) noexcept { return 0; }
+    std::int32_t nt_query_system_information(std::uint32_t, void*, std::uint32_t, std::uint32_t*) noexcept { return 0; }
+    std::int32_t nt_set_interval_profile(std::uint32_t, std::uint32_t) noexcept { return 0; }
+    std::int32_t nt_query_interval_profile(std::uint32_t, std::uint32_t*) noexcept { return 0; }
+    std::int32_t nt_trace_control(std::uint32_t, void const*, std::uint32_t, void* out, std::uint32_t,
+                                  std::uint32_t* returned) noexcept {
+        if (write_handle) static_cast<logger_query::wmi_logger_information*>(out)->wnode.historical_context = 7;
+        *returned = reported;
+        return 0;
+    }
+    std::uint32_t event_set_information(std::uint64_t, std::uint32_t, void const*, std::uint32_t) noexcept { return 0; }
+};
+} // namespace
+
+TEST_CASE("find_session: a success without a handle is a malformed reply, never handle 0 (the NT Kernel Logger)") {
+    silent_logger_query k;
+    auto const none = find_session(k, "My Session");
+    REQUIRE_FALSE(none);
+    CHECK(none.error() == rule::kernel_reply_malformed);
+    CHECK(describe(none.error()) == "find_session: the kernel reported success but returned 0 bytes and no TRACEHANDLE "
+                                    "(a handle of 0 would mean the NT Kernel Logger); nothing was trusted");
+    k.reported = sizeof(logger_query::wmi_logger_information); // a full length, but the handle left 0
+    CHECK(find_session(k, "My Session").error() == rule::kernel_reply_malformed);
+    k.write_handle = true;
+    k.reported = 8; // a handle written, but the length does not cover it
+    CHECK(find_session(k, "My Session").error() == rule::kernel_reply_malformed);
+    k.reported = sizeof(logger_query::wmi_logger_information);
+    CHECK(find_session(k, "My Session").value() == session_handle{7});
+}

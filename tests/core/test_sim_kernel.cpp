@@ -99,6 +99,23 @@ TEST_CASE("privilege: PERF_PROFILE / PERF_PMC_PROFILE, intervals, profile config
     CHECK(m.k.interval(0) == 5000);
 }
 
+TEST_CASE("TraceProfileSourceConfigInfo reads no logger: at handle 0, before any session exists") {
+    // Issue 21 item 3: the kernel's handler (EtwSetPerformanceTraceInformation, class 0x0C) checks the
+    // length, access, the privilege and the count, then sets the machine's sources; it never looks up
+    // the TraceHandle. Programs make this call before their own session exists.
+    auto k = std::make_unique<sim::kernel>(); // no logger at all, not even the NT Kernel Logger
+    std::uint32_t const sources[] = {19, 26};
+    CHECK(compat::trace_set_information(*k, 0, 6, sources, sizeof sources) == 0U);
+    CHECK(std::vector<std::uint32_t>(k->profile_config().begin(), k->profile_config().end()) ==
+          std::vector<std::uint32_t>{19, 26});
+    profile_source const one[] = {profile_source::cache_misses};
+    CHECK_FALSE(set<profile_source_config>(*k, session_handle{0}, one));
+    CHECK_FALSE(set<profile_source_config>(*k, session_handle{42}, one)); // whatever the handle: not read
+    CHECK(k->profile_config().size() == 1);
+    k->set_privilege(false);
+    CHECK(send_hooks(*k, 0x0C, 0, 1, 19) == ntstatus::privilege_not_held);
+}
+
 TEST_CASE("intervals: per source, clamped to [min, max], unknown sources refused to set and read as 0") {
     machine m;
     CHECK(m.k.nt_set_interval_profile(1, 0) == ntstatus::success);
@@ -318,4 +335,67 @@ TEST_CASE("sim: works as a static object and on the heap") {
         CHECK(k->stack_tracing_hooks(7)[0] == 0x0524U);
         CHECK(k->stop_logger(7));
     }
+}
+
+TEST_CASE("SeSystemProfilePrivilege: the library enables it through the kernel layer; the sim models the token") {
+    // Issue 21 item 19: the code that enables it lived only in the tool.
+    auto k = std::make_unique<sim::kernel>();
+    k->set_privilege(false); // held but not enabled: the kernel refuses
+    CHECK(set<sampled_profile_interval>(*k, timer_interval<1250>) == ntstatus_error_code(ntstatus::privilege_not_held));
+    CHECK(describe(set<sampled_profile_interval>(*k, timer_interval<1250>)) ==
+          "set<sampled_profile_interval>: the kernel wants SeSystemProfilePrivilege: run elevated and enable it "
+          "(etwctl::enable_system_profile_privilege(k), etwctl/kernel/privilege.hpp)");
+    CHECK_FALSE(enable_system_profile_privilege(*k));
+    CHECK(k->privilege());
+    CHECK_FALSE(set<sampled_profile_interval>(*k, timer_interval<1250>));
+    // not in the token (not elevated): enabling fails as AdjustTokenPrivileges does, nothing changes
+    k->set_privilege(false);
+    k->set_privilege_held(false);
+    auto const ec = enable_system_profile_privilege(*k);
+    CHECK(ec == win32_error_code(win32::not_all_assigned));
+    CHECK(describe(ec) == "SeSystemProfilePrivilege is not in this process's token, so it cannot be enabled: run "
+                          "elevated (as administrator)");
+    CHECK_FALSE(k->privilege());
+    // through kernel_ref, forwarded
+    kernel_ref r = *k;
+    k->set_privilege_held(true);
+    CHECK_FALSE(enable_system_profile_privilege(r));
+    CHECK(k->privilege());
+}
+
+namespace {
+/// A kernel without the optional extensions.
+struct plain_kernel {
+    std::int32_t nt_set_system_information(std::uint32_t, void const*, std::uint32_t) noexcept { return 0; }
+    std::int32_t nt_query_system_information(std::uint32_t, void*, std::uint32_t, std::uint32_t*) noexcept { return 0; }
+    std::int32_t nt_set_interval_profile(std::uint32_t, std::uint32_t) noexcept { return 0; }
+    std::int32_t nt_query_interval_profile(std::uint32_t, std::uint32_t*) noexcept { return 0; }
+    std::int32_t nt_trace_control(std::uint32_t, void const*, std::uint32_t, void*, std::uint32_t, std::uint32_t*) noexcept {
+        return 0;
+    }
+    std::uint32_t event_set_information(std::uint64_t, std::uint32_t, void const*, std::uint32_t) noexcept { return 0; }
+};
+} // namespace
+
+TEST_CASE("kernel_ref: any kernel as one type, the extensions forwarded or answered") {
+    auto k = std::make_unique<sim::kernel>();
+    kernel_ref const r = *k;
+    CHECK(r.valid());
+    session_handle const s{k->start_kernel_logger()};
+    CHECK_FALSE(set<stack_tracing>(r, s, stack_walk<"CSwitch">));
+    CHECK(k->stack_tracing_hooks(limits::kernel_logger_id).size() == 1);
+    k->set_available(kernel_function::nt_query_interval_profile, false);
+    CHECK_FALSE(r.available(kernel_function::nt_query_interval_profile));
+    CHECK(r.available(kernel_function::nt_trace_control));
+    plain_kernel p;
+    kernel_ref const q = p;
+    CHECK(q.available(kernel_function::nt_trace_control)); // a kernel without available(): everything exists
+    auto const none = enable_system_profile_privilege(q);
+    CHECK(none == win32_error_code(win32::not_supported));
+    CHECK(describe(none).find("this kernel has no way to enable a privilege") != std::string::npos);
+    CHECK(enable_system_profile_privilege(p) == win32_error_code(win32::not_supported));
+    kernel_ref const empty;
+    CHECK_FALSE(empty.valid());
+    CHECK(empty.nt_set_interval_profile(1250, 0) == ntstatus::invalid_handle);
+    CHECK(set<sampled_profile_interval>(empty, timer_interval<1250>) == ntstatus_error_code(ntstatus::invalid_handle));
 }

@@ -11,9 +11,13 @@ using namespace etwctl_test;
 TEST_CASE("set<stack_tracing> sends what compat sends for the same events") {
     machine typed;
     machine raw;
-    std::vector<classic_event_id> events = {event(0x05, 0x24), event(0x0F, 0x2E), {}, event(0x05, 0x32)};
+    std::vector<classic_event_id> events = {event(0x05, 0x24), event(0x0F, 0x2E), event(0x05, 0x32)};
     REQUIRE_FALSE(set<stack_tracing>(typed.k, typed.kernel_session, events));
-    REQUIRE(compat::trace_set_information(raw.k, raw.kernel_session, 3, events.data(), 24 * 4) == 0);
+    REQUIRE(compat::trace_set_information(raw.k, raw.kernel_session, 3, events.data(), 24 * 3) == 0);
+    // an event of no kernel group: compat skips it (SECHOST), the typed call refuses it (issue 21 item 11)
+    std::vector<classic_event_id> with_unknown = {event(0x05, 0x24), {}, event(0x0F, 0x2E), event(0x05, 0x32)};
+    REQUIRE(compat::trace_set_information(raw.k, raw.kernel_session, 3, with_unknown.data(), 24 * 4) == 0);
+    CHECK(set<stack_tracing>(typed.k, typed.kernel_session, with_unknown) == rule::event_guid_not_kernel_group);
     auto const& a = typed.k.last_request();
     auto const& b = raw.k.last_request();
     REQUIRE(a.bytes.size() == b.bytes.size());
@@ -150,7 +154,7 @@ TEST_CASE("profile sources and PMC through the typed API") {
     CHECK(set<pmc_counter_list>(m.k, m.kernel_session, counters) == ntstatus_error_code(ntstatus::wmi_already_enabled));
     std::array<profile_source, 1> const config = {profile_source::total_cycles};
     REQUIRE_FALSE(set<profile_source_config>(m.k, m.kernel_session, config));
-    CHECK(m.k.profile_config(0xFFFF).size() == 1);
+    CHECK(m.k.profile_config().size() == 1);
 }
 
 TEST_CASE("EventSetInformation classes through set<>: traits builder, bytes checked before sending") {
@@ -244,4 +248,43 @@ TEST_CASE("a user's six-function double is a kernel for every layer") {
     CHECK(query<sampled_profile_interval>(d, profile_source::total_cycles).value().count() == 77);
     CHECK(query<system_trace_enable_flags>(d, session_handle{5}).error() == ntstatus_error_code(ntstatus::not_implemented));
     CHECK(compat::tracelogging_set_information<event_set_information_policy::dynamic>(d, 1, 0, nullptr, 0) == 0);
+}
+
+TEST_CASE("typed event lists refuse an event whose GUID is no kernel group's instead of dropping it") {
+    // Issue 21 item 11: SECHOST skips such events; one mistyped GUID sent an empty list (stack walking
+    // off) and the call succeeded.
+    machine m;
+    REQUIRE_FALSE(set<stack_tracing>(m.k, m.kernel_session, stack_walk<"CSwitch">));
+    classic_event_id typo = event(0x05, 36); // Thread group, CSwitch
+    typo.event_guid.data4[7] ^= 1;           // one bit off: no kernel group
+    classic_event_id const list[] = {event(0x03, 1), typo};
+    std::size_t const before = m.k.request_count();
+    auto const ec = set<stack_tracing>(m.k, m.kernel_session, list);
+    CHECK(ec == rule::event_guid_not_kernel_group);
+    CHECK(to_win32(ec) == win32::invalid_parameter);
+    CHECK(describe(ec) == "set<stack_tracing>: event 1 of the list has an EventGuid that is no kernel group's (SECHOST "
+                          "would drop it silently; a list of only such events would be sent empty); nothing was sent");
+    classic_event_id const only[] = {typo};
+    CHECK(set<stack_tracing>(m.k, m.kernel_session, only) == rule::event_guid_not_kernel_group);
+    CHECK(set<pmc_event_list>(m.k, m.kernel_session, only) == rule::event_guid_not_kernel_group);
+    CHECK(set<context_register>(m.k, m.kernel_session, only) == rule::event_guid_not_kernel_group);
+    CHECK(m.k.request_count() == before); // nothing sent: the earlier list stays
+    CHECK(m.k.stack_tracing_hooks(limits::kernel_logger_id).size() == 1);
+    // the drop-in face keeps SECHOST's behaviour: the event is skipped
+    CHECK(compat::trace_set_information(m.k, m.kernel_session, 3, list, sizeof list) == 0U);
+    CHECK(m.k.stack_tracing_hooks(limits::kernel_logger_id).size() == 1);
+    CHECK(m.k.stack_tracing_hooks(limits::kernel_logger_id)[0] == 0x0301U);
+}
+
+TEST_CASE("a sampling rate sets the timer's exact interval") {
+    // Issue 21 item 21: what a game-engine user writes first.
+    machine m;
+    using namespace etwctl::literals;
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, 8_kHz));
+    CHECK(m.k.interval(0) == 1250);
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_source::time, 4000_Hz));
+    CHECK(m.k.interval(0) == 2500);
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, sampling_rate<1000>));
+    CHECK(m.k.interval(0) == 10000);
+    static_assert(8_kHz == timer_interval<1250> && (10_Hz).count() == 1000000);
 }

@@ -117,10 +117,12 @@ TEST_CASE("compat::current: each set class sends what the typed API sends") {
         CHECK(m.k.current_windows().state(limits::kernel_logger_id).capture_provider_count == 0);
         CHECK(compat::current::trace_set_information(m.k, s, 16, nullptr, 8) == win32::invalid_parameter);
     }
-    SUBCASE("17 stays unsupported") {
+    SUBCASE("17 is query-only, answered without the kernel") {
         unsigned char buf[16] = {};
         CHECK(compat::current::trace_set_information(m.k, s, 17, buf, 8) == win32::not_supported);
-        CHECK(compat::current::trace_query_information(m.k, 0, 17, buf, 16, nullptr) == win32::not_supported);
+        std::size_t const before = m.k.request_count();
+        CHECK(compat::current::trace_query_information(m.k, 0, 17, buf, 16, nullptr) == 0U);
+        CHECK(m.k.request_count() == before);
     }
 }
 

@@ -80,6 +80,13 @@ TEST_CASE("set<stack_caching>: 32-byte request, clamps, a second enable refused"
           rule::stack_cache_out_of_bounds);
     CHECK(set<unified_stack_caching>(m.k, other, stack_cache_size::mebibytes(8), stack_cache_buckets{4097}) ==
           rule::stack_cache_out_of_bounds);
+    // Issue 21 item 12: 4099 MiB is 4099 MiB (it wrapped to 3 MiB in 32 bits and passed the bounds)
+    auto const huge = set<stack_caching>(m.k, other, stack_cache_size::mebibytes(4099), stack_cache_buckets{1024});
+    CHECK(huge == rule::stack_cache_out_of_bounds);
+    CHECK(stack_cache_size::mebibytes(4099).bytes == 4099ULL * 1024 * 1024);
+    CHECK(describe(huge).find("a cache of 4298113024 bytes is outside") != std::string::npos);
+    CHECK(set<stack_caching>(m.k, other, stack_cache_size::mebibytes(4096 + 3), stack_cache_buckets{1024}) ==
+          rule::stack_cache_out_of_bounds);
     CHECK(m.k.request_count() == before);
     CHECK_FALSE(m.k.current_windows().state(3).classic.enabled);
     // the bounds themselves are accepted; an explicit clamp gives the value the kernel would use
@@ -115,18 +122,30 @@ TEST_CASE("set<unified_stack_caching>: class 0x1A, the same layout") {
     CHECK_FALSE(m.k.current_windows().state(limits::kernel_logger_id).classic.enabled);
 }
 
-TEST_CASE("stack caching: the kernel refuses Enabled = 0, a wrong size, a non-system logger") {
+TEST_CASE("stack caching: the kernel refuses Enabled = 0, a wrong size, a second cache; any session may have one") {
     machine m;
     kernel_stack_caching_request r{};
     r.header = {0x10, 0, m.kernel_session};
     r.cache_size = 1U << 22;
     CHECK(m.k.nt_set_system_information(0x1F, &r, sizeof r) == ntstatus::not_supported);
     CHECK(to_win32(status(ntstatus::not_supported)) == win32::not_supported);
+    r.header.trace_handle = 9; // Enabled = 0 is refused before the logger is looked up
+    CHECK(m.k.nt_set_system_information(0x1F, &r, sizeof r) == ntstatus::not_supported);
     r.enabled = 1;
     CHECK(m.k.nt_set_system_information(0x1F, &r, 0x1C) == ntstatus::info_length_mismatch);
+    // Issue 21 item 5: the kernel's handler checks system-logger mode only for group masks and tag
+    // filters; WPR's <StackCaching> works on event collectors (ordinary sessions).
     auto const plain = m.k.start_logger(5, sim::logger_options{false, false});
-    CHECK(set<stack_caching>(m.k, plain, stack_cache_size::mebibytes(4), stack_cache_buckets{256}) ==
-          status(ntstatus::invalid_parameter));
+    CHECK_FALSE(set<stack_caching>(m.k, plain, stack_cache_size::mebibytes(4), stack_cache_buckets{256}));
+    CHECK(m.k.current_windows().state(5).classic.enabled);
+    // one cache slot per logger: classic then unified is a second enable (EtwpEnableStackCaching)
+    CHECK(set<unified_stack_caching>(m.k, plain, stack_cache_size::mebibytes(4), stack_cache_buckets{256}) ==
+          status(ntstatus::wmi_already_enabled));
+    CHECK_FALSE(m.k.current_windows().state(5).unified.enabled);
+    auto const other = m.k.start_logger(6, sim::logger_options{false, false});
+    CHECK_FALSE(set<unified_stack_caching>(m.k, other, stack_cache_size::mebibytes(4), stack_cache_buckets{256}));
+    CHECK(set<stack_caching>(m.k, other, stack_cache_size::mebibytes(4), stack_cache_buckets{256}) ==
+          status(ntstatus::wmi_already_enabled));
     CHECK(set<stack_caching>(m.k, session_handle{9}, stack_cache_size::mebibytes(4), stack_cache_buckets{256}) ==
           status(ntstatus::wmi_instance_not_found));
 }
@@ -146,6 +165,20 @@ TEST_CASE("set<lbr_configuration>: 0x18 bytes; excluding kernel and user refused
     auto const ec = set<lbr_configuration>(m.k, s, lbr_options{lbr::exclude_kernel | lbr::exclude_user});
     CHECK(ec == status(ntstatus::invalid_parameter));
     CHECK(to_win32(ec) == win32::invalid_parameter);
+    // Issue 21 item 5: an ordinary session may configure LBR (no system-logger check in the handler)
+    auto const plain = m.k.start_logger(5, sim::logger_options{false, false});
+    CHECK_FALSE(set<lbr_configuration>(m.k, plain, lbr_options{lbr::exclude_kernel}));
+    CHECK(m.k.current_windows().state(5).lbr_configured);
+    CHECK_FALSE(set<lbr_event_list>(m.k, plain, stack_walk<"CSwitch">));
+    // the kernel takes at least 0x18 bytes, not exactly
+    unsigned char longer[0x1C] = {0x13};
+    std::memcpy(longer + 8, &m.kernel_session, 8);
+    CHECK(m.k.nt_set_system_information(0x1F, longer, sizeof longer) == ntstatus::success);
+    CHECK(m.k.nt_set_system_information(0x1F, longer, 0x17) == ntstatus::info_length_mismatch);
+    // an event list that is not whole ULONGs: STATUS_INVALID_PARAMETER
+    unsigned char ragged[0x12] = {0x14};
+    std::memcpy(ragged + 8, &m.kernel_session, 8);
+    CHECK(m.k.nt_set_system_information(0x1F, ragged, sizeof ragged) == ntstatus::invalid_parameter);
 }
 
 TEST_CASE("set<lbr_event_list>: hook ids widened to ULONGs, at most 4") {
@@ -183,7 +216,12 @@ TEST_CASE("set<context_register>: RegisterTypes 3, hook ids, privilege, at most 
     CHECK(set<context_register>(m.k, s, nine) == make_error_code(rule::context_register_too_many));
     m.k.set_privilege(false);
     CHECK(set<context_register>(m.k, s, hooks) == status(ntstatus::privilege_not_held));
+    // the privilege is checked before the logger is looked up
+    CHECK(set<context_register>(m.k, session_handle{9}, hooks) == status(ntstatus::privilege_not_held));
     m.k.set_privilege(true);
+    CHECK(set<context_register>(m.k, session_handle{9}, hooks) == status(ntstatus::wmi_instance_not_found));
+    auto const plain = m.k.start_logger(5, sim::logger_options{false, false}); // any session
+    CHECK_FALSE(set<context_register>(m.k, plain, hooks));
     // the kernel accepts only both register types
     unsigned char raw[0x18] = {0x1B};
     std::memcpy(raw + 8, &m.kernel_session, 8);
@@ -228,6 +266,83 @@ TEST_CASE("set<periodic_capture_state_list>: 12 + 16n bytes, at most 16, and cle
     std::vector<guid> many(17, provider_a);
     CHECK(set<periodic_capture_state_list>(m.k, s, capture_frequency{60}, many) ==
           make_error_code(rule::periodic_capture_too_many));
+}
+
+TEST_CASE("periodic capture state: the kernel's frequency and count rules, in the typed call and the kernel") {
+    // Issue 21 item 4 (NtTraceControl 0x25 and EtwpUpdatePeriodicCaptureState, public listings).
+    machine m;
+    auto const s = m.k.start_logger(8, sim::logger_options{false, false});
+    guid const providers[] = {provider_a};
+    std::size_t const before = m.k.request_count();
+    for (std::uint32_t const f : {0U, 1U, 4U}) {
+        auto const ec = set<periodic_capture_state_list>(m.k, s, capture_frequency{f}, providers);
+        CAPTURE(f);
+        CHECK(ec == rule::periodic_capture_frequency);
+        CHECK(to_win32(ec) == win32::invalid_parameter);
+    }
+    CHECK(describe(set<periodic_capture_state_list>(m.k, s, capture_frequency{4}, providers)) ==
+          "set<periodic_capture_state_list>: a capture every 4 s is below the kernel's minimum of 5 s "
+          "(query<periodic_capture_state> reports it); pass at least 5");
+    std::span<guid const> const none;
+    auto const empty = set<periodic_capture_state_list>(m.k, s, capture_frequency{60}, none);
+    CHECK(empty == rule::periodic_capture_frequency);
+    CHECK(describe(empty).find("To clear, call set<periodic_capture_state_list>(k, session)") != std::string::npos);
+    CHECK(m.k.request_count() == before); // nothing sent
+    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{5}, providers));
+
+    // The kernel itself, for a raw caller (compat::current sends what it is given).
+    auto raw = [&](std::uint32_t frequency, std::uint16_t count, std::uint64_t session = 8) {
+        std::array<unsigned char, 8 + 16> info{};
+        std::memcpy(info.data(), &frequency, 4);
+        std::memcpy(info.data() + 4, &count, 2);
+        return compat::current::trace_set_information(m.k, session, 16, info.data(),
+                                                      static_cast<std::uint32_t>(8 + 16 * count));
+    };
+    CHECK(raw(3, 1) == win32::invalid_parameter);  // 1-4 s
+    CHECK(raw(0, 1) == win32::invalid_parameter);  // providers without a frequency
+    CHECK(raw(60, 0) == win32::invalid_parameter); // a frequency without providers
+    CHECK(raw(0, 0) == 0U);                        // clears
+    CHECK(raw(5, 1) == 0U);
+    CHECK(m.k.current_windows().state(8).capture_frequency == 5);
+    // an unknown logger: STATUS_INVALID_PARAMETER (EtwpUpdatePeriodicCaptureState), not WMI_INSTANCE_NOT_FOUND
+    CHECK(raw(5, 1, 40) == win32::invalid_parameter);
+    CHECK(set<periodic_capture_state_list>(m.k, session_handle{40}, capture_frequency{60}, providers) ==
+          status(ntstatus::invalid_parameter));
+}
+
+TEST_CASE("TracePeriodicCaptureStateInfo (17): the kernel's limits, answered without a kernel call") {
+    // Issue 21 item 2.
+    machine m;
+    std::size_t const before = m.k.request_count();
+    auto const limits_now = query<periodic_capture_state>(m.k);
+    REQUIRE(limits_now);
+    CHECK(limits_now->min_frequency_seconds == 5);
+    CHECK(limits_now->max_providers == 16);
+    // The documented procedure: a buffer for the head and the GUIDs, queried first.
+    alignas(4) unsigned char buffer[8 + 16 * 2];
+    std::memset(buffer, 0xEE, sizeof buffer);
+    std::uint32_t returned = 0;
+    CHECK(compat::current::trace_query_information(m.k, 0, 17, buffer, sizeof buffer, &returned) == 0U);
+    CHECK(returned == 8);
+    CHECK(u32_at(std::as_bytes(std::span(buffer)), 0) == 5);
+    CHECK(u32_at(std::as_bytes(std::span(buffer)), 4) == 16); // USHORT ProviderCount 16, USHORT Reserved 0
+    CHECK(buffer[8] == 0xEE);                                  // nothing past the structure
+    // the session is not used
+    CHECK(compat::current::trace_query_information(m.k, 123, 17, buffer, 8, nullptr) == 0U);
+    // too small: ERROR_BAD_LENGTH, ReturnLength says 8
+    returned = 0;
+    CHECK(compat::current::trace_query_information(m.k, 0, 17, buffer, 4, &returned) == win32::bad_length);
+    CHECK(returned == 8);
+    CHECK(compat::current::trace_query_information(m.k, 0, 17, nullptr, 8, nullptr) == win32::invalid_parameter);
+    CHECK(m.k.request_count() == before); // no kernel call
+    // the Windows 10 RTM drop-in still refuses it, as that SECHOST does
+    CHECK(compat::trace_query_information(m.k, 0, 17, buffer, 8, nullptr) == win32::not_supported);
+    // the limits are the ones the kernel enforces
+    guid const providers[] = {provider_a};
+    auto const s = m.k.start_logger(8, sim::logger_options{false, false});
+    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{limits_now->min_frequency_seconds}, providers));
+    std::vector<guid> max(limits_now->max_providers, provider_a);
+    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{limits_now->min_frequency_seconds}, max));
 }
 
 // ---- 19 / 22 / 23: limits ---------------------------------------------------------------------------------
@@ -302,6 +417,33 @@ TEST_CASE("query<pmc_counter_owners>: privilege, buffer size, processor") {
     CHECK(query<pmc_counter_owners>(m.k, storage, 99U).error() == status(ntstatus::invalid_parameter));
     m.k.set_privilege(false);
     CHECK(query<pmc_counter_owners>(m.k, storage).error() == status(ntstatus::privilege_not_held));
+}
+
+TEST_CASE("the simulated kernel sizes TracePmcCounterOwners in 64 bits: no wrap, no write past the buffer") {
+    // Issue 21 item 8: 8 + 12 x 0x15555555 is 0x1'00000004, which wrapped to 4 and let the model write
+    // records past an 8-byte buffer.
+    machine m;
+    struct {
+        alignas(4) std::byte buffer[8];
+        std::byte canary[64];
+    } guarded{};
+    std::memset(guarded.canary, 0xA5, sizeof guarded.canary);
+    m.k.set_max_pmc_counters(0x15555555U);
+    std::uint32_t returned = 0;
+    CHECK(compat::current::trace_query_information(m.k, 0, 25, guarded.buffer, sizeof guarded.buffer, &returned) ==
+          win32::no_system_resources);
+    for (auto const b : guarded.canary) REQUIRE(b == std::byte{0xA5});
+    CHECK(query<pmc_counter_owners>(m.k, std::span<std::byte>(guarded.buffer)).error() ==
+          status(ntstatus::insufficient_resources));
+    for (auto const b : guarded.canary) REQUIRE(b == std::byte{0xA5});
+    // More counters than the model keeps owners for: the reply has every record, the rest free.
+    m.k.set_max_pmc_counters(20);
+    pmc_owner_buffer<20> big;
+    std::memset(big.bytes, 0xEE, sizeof big.bytes);
+    auto const owners = query<pmc_counter_owners>(m.k, big);
+    REQUIRE(owners);
+    CHECK(owners->size() == 20);
+    for (std::size_t i = 0; i < owners->size(); ++i) CHECK((*owners)[i].type == pmc_owner_type::free);
 }
 
 TEST_CASE("query<pmc_session_information>: a checked chain, hook ids as USHORTs") {

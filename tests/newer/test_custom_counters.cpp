@@ -196,11 +196,16 @@ TEST_CASE("add_profile_source: refusals before the call send nothing") {
 TEST_CASE("add_profile_source: the kernel's refusals arrive as its status") {
     machine m;
     std::size_t const before = m.k.profile_sources().size();
-    SUBCASE("no SeSystemProfilePrivilege") {
+    SUBCASE("the caller is in neither Administrators nor Performance Log Users") {
+        // issue 21 item 6: the kernel checks the group, not SeSystemProfilePrivilege
+        m.k.set_admin_or_log_users(false);
+        auto const r = add_profile_source(m.k, l2_miss, "NoGroup", profile_interval{4096});
+        CHECK(r.error() == std::error_code(ntstatus::access_denied, ntstatus_category()));
+        CHECK(to_win32(r.error()) == win32::access_denied);
+    }
+    SUBCASE("SeSystemProfilePrivilege is not what adding needs") {
         m.k.set_privilege(false);
-        auto const r = add_profile_source(m.k, l2_miss, "NoPriv", profile_interval{4096});
-        CHECK(r.error() == std::error_code(ntstatus::privilege_not_held, ntstatus_category()));
-        CHECK(to_win32(r.error()) == win32::privilege_not_held);
+        CHECK(add_profile_source(m.k, l2_miss, "NoPriv", profile_interval{4096}));
     }
     SUBCASE("Windows before 1803: the class is missing") {
         m.k.set_kernel_class_available(0x15, false);
@@ -231,11 +236,21 @@ TEST_CASE("the simulated kernel's rules for malformed add and remove requests") 
     machine m;
     auto req = encode_profile_add(l2_miss, "Raw", profile_interval{4096});
     auto set = [&](void const* p, std::uint32_t n) { return m.k.nt_set_system_information(0x1F, p, n); };
-    CHECK(set(&req, 0x23) == ntstatus::info_length_mismatch);
+    CHECK(set(&req, 0x23) == ntstatus::info_length_mismatch); // the kernel takes 36..544 bytes
+    std::byte long_request[545] = {};
+    auto const longer = encode_profile_add(l2_miss, "Long", profile_interval{4096});
+    std::memcpy(long_request, &longer, sizeof longer);
+    CHECK(set(long_request, 545) == ntstatus::info_length_mismatch);
+    CHECK(set(long_request, 544) == ntstatus::success); // the longest the kernel takes ("Long" + zeros)
+    CHECK(set(long_request, 544) == ntstatus::object_name_collision);
     req.version = 4;
-    CHECK(set(&req, sizeof req) == ntstatus::invalid_parameter);
+    CHECK(set(&req, sizeof req) == ntstatus::revision_mismatch);
+    CHECK(nt_status_to_win32(ntstatus::revision_mismatch) == win32::revision_mismatch);
     req.version = 1;
-    CHECK(set(&req, sizeof req) == ntstatus::invalid_parameter);
+    CHECK(set(&req, sizeof req) == ntstatus::revision_mismatch);
+    m.k.set_admin_or_log_users(false); // checked before the length and the version
+    CHECK(set(&req, 0x23) == ntstatus::access_denied);
+    m.k.set_admin_or_log_users(true);
     req.version = 3;
     req.description[0] = 0; // empty description
     CHECK(set(&req, sizeof req) == ntstatus::invalid_parameter);
@@ -256,10 +271,11 @@ TEST_CASE("the simulated kernel's rules for malformed add and remove requests") 
     CHECK(set(&rm, sizeof rm) == ntstatus::access_denied);
     rm.profile_source = 999;
     CHECK(set(&rm, sizeof rm) == ntstatus::not_supported);
-    m.k.set_privilege(false);
+    m.k.set_admin_or_log_users(false);
     rm.profile_source = id;
-    CHECK(set(&rm, sizeof rm) == ntstatus::privilege_not_held);
-    m.k.set_privilege(true);
+    CHECK(set(&rm, sizeof rm) == ntstatus::access_denied);
+    m.k.set_admin_or_log_users(true);
+    m.k.set_privilege(false); // not what removal needs
     CHECK(set(&rm, sizeof rm) == ntstatus::success);
     CHECK_FALSE(listed(m.k, "Raw"));
 }
@@ -298,18 +314,18 @@ TEST_CASE("remove_profile_sources_with_prefix removes exactly the prefixed sourc
     CHECK_FALSE(listed(m.k, "GAME_B"));
     CHECK(listed(m.k, "OTHER_GAME_C"));
     CHECK(remove_profile_sources_with_prefix(m.k, "").error() == make_error_code(rule::custom_counter_description));
-    m.k.set_privilege(false);
+    m.k.set_admin_or_log_users(false);
     CHECK(remove_profile_sources_with_prefix(m.k, "OTHER").error() ==
-          std::error_code(ntstatus::privilege_not_held, ntstatus_category()));
+          std::error_code(ntstatus::access_denied, ntstatus_category()));
 }
 
 // ---- the guard ----------------------------------------------------------------------------------------
 
-static_assert(!std::is_copy_constructible_v<custom_counter_guard<sim::kernel>>);
-static_assert(!std::is_copy_assignable_v<custom_counter_guard<sim::kernel>>);
-static_assert(std::is_nothrow_move_constructible_v<custom_counter_guard<sim::kernel>>);
-static_assert(std::is_nothrow_move_assignable_v<custom_counter_guard<sim::kernel>>);
-static_assert(std::is_nothrow_destructible_v<custom_counter_guard<sim::kernel>>);
+static_assert(!std::is_copy_constructible_v<basic_custom_counter_guard<sim::kernel>>);
+static_assert(!std::is_copy_assignable_v<basic_custom_counter_guard<sim::kernel>>);
+static_assert(std::is_nothrow_move_constructible_v<basic_custom_counter_guard<sim::kernel>>);
+static_assert(std::is_nothrow_move_assignable_v<basic_custom_counter_guard<sim::kernel>>);
+static_assert(std::is_nothrow_destructible_v<basic_custom_counter_guard<sim::kernel>>);
 
 TEST_CASE("custom_counter_guard adds for a scope and removes on exit") {
     machine m;
@@ -322,7 +338,7 @@ TEST_CASE("custom_counter_guard adds for a scope and removes on exit") {
         REQUIRE(listed(m.k, "Scoped", &id));
         CHECK(g.source_id() == id);
         // moving keeps one owner
-        custom_counter_guard<sim::kernel> moved(std::move(g));
+        custom_counter_guard moved(std::move(g));
         CHECK_FALSE(g.active());
         CHECK(moved.active());
         CHECK(m.k.profile_sources().size() == before + 1);
@@ -353,18 +369,18 @@ TEST_CASE("custom_counter_guard reports a removal that fails in its destructor")
     {
         custom_counter_guard g(m.k, l2_miss, "Sticky", profile_interval{4096}, report_to(sink));
         REQUIRE(g);
-        m.k.set_privilege(false); // the removal will be refused
+        m.k.set_admin_or_log_users(false); // the removal will be refused
     }
-    CHECK(sink == std::error_code(ntstatus::privilege_not_held, ntstatus_category()));
+    CHECK(sink == std::error_code(ntstatus::access_denied, ntstatus_category()));
     CHECK(listed(m.k, "Sticky"));
     // restore() reports once, and keeps the error
-    m.k.set_privilege(true);
+    m.k.set_admin_or_log_users(true);
     custom_counter_guard g(m.k, l2_miss, "Again", profile_interval{4096});
     REQUIRE(g);
-    m.k.set_privilege(false);
-    CHECK(g.restore() == std::error_code(ntstatus::privilege_not_held, ntstatus_category()));
+    m.k.set_admin_or_log_users(false);
+    CHECK(g.restore() == std::error_code(ntstatus::access_denied, ntstatus_category()));
     CHECK_FALSE(g.active());
-    CHECK(g.restore_error() == std::error_code(ntstatus::privilege_not_held, ntstatus_category()));
+    CHECK(g.restore_error() == std::error_code(ntstatus::access_denied, ntstatus_category()));
 }
 
 // ---- setup_pmc ------------------------------------------------------------------------------------------

@@ -333,6 +333,12 @@ trigger const triggers[] = {
          return as_rule(set<stack_caching>(*m.k, session_handle{m.k->start_kernel_logger()}, stack_cache_size::mebibytes(4),
                                            stack_cache_buckets{1024}));
      }},
+    {rule::periodic_capture_frequency, "set<periodic_capture_state_list> every 4 s",
+     [] { machine m; guid const g[1] = {}; return as_rule(set<periodic_capture_state_list>(*m.k, session_handle{1}, capture_frequency{4}, g)); }},
+    {rule::event_guid_not_kernel_group, "set<stack_tracing> with a CLASSIC_EVENT_ID of GUID 0",
+     [] { machine m; classic_event_id const e[1] = {}; return as_rule(set<stack_tracing>(*m.k, session_handle{1}, e)); }},
+    {rule::stack_walk_group_not_enabled, "check_event_groups of CSwitch against PROC_THREAD",
+     [] { return as_rule(check_event_groups(kernel_flags<"PROC_THREAD">, stack_walk<"CSwitch">.span())); }},
     {rule::parse_input_too_long, "parse_kernel_flags of a text one byte over limits::max_parse_length",
      [] {
          static char text[limits::max_parse_length + 1];

@@ -20,10 +20,6 @@
 #include "sim_machine.hpp"
 #include "sources.hpp"
 
-#if defined(_WIN32)
-#include "privilege.hpp"
-#endif
-
 namespace etwctl_tool {
 namespace {
 
@@ -162,7 +158,9 @@ int main(int argc, char** argv) {
 
 #if defined(_WIN32)
     if (!cl.sim) {
-        if (!cl.dry_run) enable_profile_privilege();
+        // Profiling needs SeSystemProfilePrivilege enabled, as xperf enables it. Not fatal: when the
+        // process is not elevated, the kernel's refusal says what is missing (its hint: run elevated).
+        if (!cl.dry_run) (void)etwctl::enable_system_profile_privilege(etwctl::native_kernel::instance());
         return run(ctx, etwctl::native_kernel::instance());
     }
 #endif
@@ -171,6 +169,7 @@ int main(int argc, char** argv) {
     auto machine = std::make_unique<etwctl::sim::kernel>(); // ~160 KiB of model state: not on the stack
     std::string error;
     if (!configure_sim(*machine, error)) return usage_error(ctx, error);
+    if (!cl.dry_run) (void)etwctl::enable_system_profile_privilege(*machine); // as on Windows (ETWCTL_SIM=no-privilege: not held)
     ctx.simulated = true;
     return run(ctx, *machine);
 }

@@ -27,6 +27,7 @@ inline constexpr std::uint32_t older_windows_codes[] = {0x25, 0x29, 0x2A, 0x2B, 
 bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
     std::string_view flags = sim_default_flags;
     bool no_privilege = false;
+    bool privilege_disabled = false; // held in the token, not enabled: the tool enables it (as on Windows)
     std::string_view pmc_events;
     std::vector<std::string_view> custom_sources;            // custom-pmc=NAME
     std::vector<std::pair<std::uint16_t, bool>> stack_caches; // (logger, unified): stack-cache=N, unified-stack-cache=N
@@ -61,6 +62,8 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
         else if (key == "not-elevated") k.sessions().set_elevated(false);
         else if (key == "max-loggers" && parse_uint(value, 64, n) && n >= 1) k.sessions().set_max_loggers(static_cast<std::uint32_t>(n));
         else if (key == "sessions" && parse_uint(value, 63, n)) filler_sessions = n;
+        else if (key == "not-log-user") k.set_admin_or_log_users(false);
+        else if (key == "privilege-disabled") privilege_disabled = true;
         else if (key == "no-query-interval") k.set_available(etwctl::kernel_function::nt_query_interval_profile, false);
         else if (key == "flags") flags = value;
         else if ((key == "logger" || key == "user-logger" || key == "paged-logger") && parse_uint(value, 63, n)) {
@@ -137,7 +140,8 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
             return false;
         }
     }
-    k.set_privilege(!no_privilege); // after the flags: PROFILE needs the privilege to be set
+    k.set_privilege(!no_privilege && !privilege_disabled); // after the flags: PROFILE needs the privilege to be set
+    k.set_privilege_held(!no_privilege); // not in the token: enabling it (as the tool does) fails too
     k.clear_requests();
     return true;
 }

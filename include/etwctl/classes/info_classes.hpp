@@ -102,7 +102,13 @@ enum class request_kind : std::uint8_t {
     context_register,  ///< SystemPerformanceTraceInformation 0x1B {head; RegisterTypes; ULONG HookId[n]}
     pmc_owners,        ///< NtTraceControl 0x2D, the caller's ETW_PMC_COUNTER_OWNERSHIP_STATUS in and out
     pmc_sessions,      ///< NtTraceControl 0x2E with no input, a chain of ETW_PMC_SESSION_INFO out
+    capture_limits,    ///< answered without the kernel: the kernel's periodic-capture limits (class 17)
 };
+
+/// Whether a request kind sends a kernel request (user_mode and capture_limits are answered in user mode).
+constexpr bool sends_kernel_request(request_kind k) noexcept {
+    return k != request_kind::none && k != request_kind::user_mode && k != request_kind::capture_limits;
+}
 
 /// How SECHOST checks the caller's buffer for one direction.
 enum class buffer_shape : std::uint8_t {
@@ -251,8 +257,13 @@ inline constexpr trace_info_class_traits trace_info_class_table[] = {
                     limits::max_periodic_capture_providers, rule::current_class_array_size, rule::periodic_capture_too_many,
                     empty_policy::needs_null),
      detail::none(), "TRACE_PERIODIC_CAPTURE_STATE_INFO + GUID[0..16]; NULL clears"},
-    {trace_info_class::periodic_capture_state, "TracePeriodicCaptureStateInfo", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
-     detail::none(), detail::none(), "no public source gives its kernel request (docs/choices.md)"},
+    // 17: no NtTraceControl code or kernel class queries periodic capture state (phnt's ETWTRACECONTROLCODE,
+    // the kernel's NtTraceControl listings): answered in user mode with the limits the kernel's handler
+    // enforces (docs/choices.md: the values are K, that SECHOST answers them so is I).
+    {trace_info_class::periodic_capture_state, "TracePeriodicCaptureStateInfo", windows_release::windows_10_later, session_rule::ignored, rule::ok,
+     detail::none(),
+     detail::fixed(request_kind::capture_limits, no_kernel_code, buffer_shape::at_least, 8, rule::current_class_length),
+     "TRACE_PERIODIC_CAPTURE_STATE_INFO (out): minimum frequency 5 s, at most 16 providers"},
     {trace_info_class::provider_binary_tracking, "TraceProviderBinaryTracking", windows_release::windows_10_later, session_rule::forwarded, rule::ok,
      detail::fixed(request_kind::binary_tracking, trace_control::provider_binary_tracking, buffer_shape::exact, 1, rule::current_class_length),
      detail::none(), "BOOLEAN"},

@@ -136,6 +136,33 @@ inline bool process_alive(std::uint32_t pid) noexcept {
     ::CloseHandle(h);
     return alive;
 }
+/// Enables a privilege (e.g. L"SeSystemProfilePrivilege") in the process token with
+/// AdjustTokenPrivileges: 0, ERROR_NOT_ALL_ASSIGNED when the token does not hold it, the Win32 error of
+/// the step that failed, or ERROR_PROC_NOT_FOUND. advapi32's functions are resolved at run time, as
+/// every export etwctl calls (a program using etwctl links nothing).
+inline std::uint32_t enable_privilege(wchar_t const* name) noexcept {
+    HMODULE m = ::GetModuleHandleW(L"advapi32.dll");
+    if (!m && !(m = ::LoadLibraryExW(L"advapi32.dll", nullptr, LOAD_LIBRARY_SEARCH_SYSTEM32))) m = ::LoadLibraryW(L"advapi32.dll");
+    if (!m) return ERROR_PROC_NOT_FOUND;
+    using open_type = BOOL(WINAPI*)(HANDLE, DWORD, PHANDLE);
+    using lookup_type = BOOL(WINAPI*)(LPCWSTR, LPCWSTR, PLUID);
+    using adjust_type = BOOL(WINAPI*)(HANDLE, BOOL, PTOKEN_PRIVILEGES, DWORD, PTOKEN_PRIVILEGES, PDWORD);
+    auto const open_token = reinterpret_cast<open_type>(::GetProcAddress(m, "OpenProcessToken"));
+    auto const lookup_value = reinterpret_cast<lookup_type>(::GetProcAddress(m, "LookupPrivilegeValueW"));
+    auto const adjust_privileges = reinterpret_cast<adjust_type>(::GetProcAddress(m, "AdjustTokenPrivileges"));
+    if (!open_token || !lookup_value || !adjust_privileges) return ERROR_PROC_NOT_FOUND;
+    HANDLE token = nullptr;
+    if (!open_token(::GetCurrentProcess(), TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY, &token)) return ::GetLastError();
+    TOKEN_PRIVILEGES tp{};
+    tp.PrivilegeCount = 1;
+    tp.Privileges[0].Attributes = SE_PRIVILEGE_ENABLED;
+    DWORD e = ERROR_SUCCESS;
+    if (!lookup_value(nullptr, name, &tp.Privileges[0].Luid)) e = ::GetLastError();
+    else if (!adjust_privileges(token, FALSE, &tp, sizeof tp, nullptr, nullptr)) e = ::GetLastError();
+    else e = ::GetLastError(); // success: ERROR_SUCCESS, or ERROR_NOT_ALL_ASSIGNED when the token lacks it
+    ::CloseHandle(token);
+    return e;
+}
 
 } // namespace detail::win
 ETWCTL_END_NAMESPACE

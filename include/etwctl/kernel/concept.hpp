@@ -62,6 +62,16 @@ constexpr bool is_available(K const& k, kernel_function f) noexcept {
     else return true;
 }
 
+/// Optional extension a kernel may offer: enabling SeSystemProfilePrivilege in the caller's token
+/// (what profiling needs; held by administrators, off by default). Returns a Win32 code: 0 when it is
+/// enabled, ERROR_NOT_ALL_ASSIGNED (1300) when the token does not hold it (not elevated).
+/// native_kernel does it with AdjustTokenPrivileges; sim::kernel models it. kernel/privilege.hpp has
+/// the function to call: enable_system_profile_privilege(k).
+template <class K>
+concept kernel_with_privileges = kernel<K> && requires(K& k) {
+    { k.enable_system_profile_privilege() } -> std::same_as<std::uint32_t>;
+};
+
 /// SYSTEM_INFORMATION_CLASS SystemPerformanceTraceInformation: the one class every ETW request uses.
 inline constexpr std::uint32_t system_performance_trace_information = 0x1F;
 

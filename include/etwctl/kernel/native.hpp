@@ -103,6 +103,12 @@ public:
         return const_cast<native_kernel*>(this)->address(f) != 0;
     }
 
+    /// Enables SeSystemProfilePrivilege in the process token (kernel_with_privileges; call it through
+    /// etwctl::enable_system_profile_privilege(k), kernel/privilege.hpp, for the error_code).
+    std::uint32_t enable_system_profile_privilege() noexcept {
+        return detail::win::enable_privilege(L"SeSystemProfilePrivilege");
+    }
+
 private:
     std::uintptr_t address(kernel_function f) noexcept {
         return exports_[static_cast<int>(f)].get([f]() noexcept { return detail::win::find_export(f); });
@@ -118,6 +124,7 @@ private:
 static_assert(kernel<native_kernel>);
 static_assert(kernel_with_availability<native_kernel>);
 static_assert(session_kernel<native_kernel> && ansi_session_kernel<native_kernel> && orphan_session_kernel<native_kernel>);
+static_assert(kernel_with_privileges<native_kernel>);
 
 ETWCTL_END_NAMESPACE
 

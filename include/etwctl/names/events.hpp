@@ -39,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "etwctl/config.hpp"
@@ -441,22 +442,36 @@ constexpr bool kernel_event_table_well_formed() noexcept {
 // The table is checked (well_formed) by tests/tables/test_tables_static.cpp, not here: the O(n^2)
 // check would be paid by every translation unit that includes this header.
 
+namespace detail {
+// Lookups by index: the value functions below stay constant expressions under g++'s
+// -fsanitize=undefined, which refuses a pointer into a static table compared with nullptr.
+inline constexpr std::size_t no_row = ~std::size_t{0};
+constexpr std::size_t kernel_event_row(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < std::size(kernel_event_table); ++i)
+        if (iequals(kernel_event_table[i].name, name)) return i;
+    return no_row;
+}
+constexpr std::size_t kernel_event_row(hook_id h) noexcept {
+    for (std::size_t i = 0; i < std::size(kernel_event_table); ++i)
+        if (!kernel_event_table[i].alias && kernel_event_table[i].hook() == h) return i;
+    return no_row;
+}
+} // namespace detail
+
 /// Name -> event (case-insensitive, aliases included), or nullptr.
 constexpr kernel_event const* find_kernel_event(std::string_view name) noexcept {
-    for (auto const& e : kernel_event_table)
-        if (detail::iequals(e.name, name)) return &e;
-    return nullptr;
+    auto const i = detail::kernel_event_row(name);
+    return i == detail::no_row ? nullptr : &kernel_event_table[i];
 }
 /// Hook id -> its canonical event row (never an alias), or nullptr.
 constexpr kernel_event const* find_kernel_event(hook_id h) noexcept {
-    for (auto const& e : kernel_event_table)
-        if (!e.alias && e.hook() == h) return &e;
-    return nullptr;
+    auto const i = detail::kernel_event_row(h);
+    return i == detail::no_row ? nullptr : &kernel_event_table[i];
 }
 /// The canonical name of a hook id, or "" if etwctl does not name it.
 constexpr std::string_view kernel_event_name(hook_id h) noexcept {
-    auto const* e = find_kernel_event(h);
-    return e ? std::string_view(e->name) : std::string_view{};
+    auto const i = detail::kernel_event_row(h);
+    return i == detail::no_row ? std::string_view{} : kernel_event_table[i].name;
 }
 /// A stack-walk name published without a hook id -> its row, or nullptr.
 constexpr known_name_without_value const* find_kernel_event_without_hook(std::string_view name) noexcept {
@@ -464,16 +479,33 @@ constexpr known_name_without_value const* find_kernel_event_without_hook(std::st
 }
 /// The hook id for a name (case-insensitive), if known.
 constexpr std::optional<hook_id> kernel_event_hook(std::string_view name) noexcept {
-    auto const* e = find_kernel_event(name);
-    if (!e) return std::nullopt;
-    return e->hook();
+    auto const i = detail::kernel_event_row(name);
+    if (i == detail::no_row) return std::nullopt;
+    return kernel_event_table[i].hook();
 }
 /// The PERF_* flag that enables the event with this hook id, where known. A PMC event list is only
 /// useful if these flags are on in the session's group mask (group_mask::enables).
 constexpr std::optional<perf_flag> enabling_flag(hook_id h) noexcept {
-    auto const* e = find_kernel_event(h);
-    if (!e) return std::nullopt;
-    return e->enabling_flag();
+    auto const i = detail::kernel_event_row(h);
+    if (i == detail::no_row) return std::nullopt;
+    return kernel_event_table[i].enabling_flag();
+}
+
+/// An event a session never records: the PERF_* flag that enables it is off in the session's group mask.
+struct event_not_enabled {
+    std::size_t index = 0; ///< its position in the list
+    hook_id event{};
+    perf_flag flag{}; ///< the flag that would enable it
+};
+/// The first of `events` whose enabling flag `mask` does not enable (group_mask::enables, directly or
+/// through a Masks[0] alias); events without a known flag are not judged. No kernel call: for a mask
+/// the caller has (it just set it, or read it). A stack walk or PMC list naming such an event is
+/// accepted by the kernel, and the event is simply never recorded.
+constexpr std::optional<event_not_enabled> first_event_not_enabled(group_mask const& mask,
+                                                                   std::span<hook_id const> events) noexcept {
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (auto const flag = enabling_flag(events[i]); flag && !mask.enables(*flag)) return event_not_enabled{i, events[i], *flag};
+    return std::nullopt;
 }
 
 ETWCTL_END_NAMESPACE

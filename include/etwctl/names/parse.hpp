@@ -229,10 +229,15 @@ constexpr rule report(parse_error* err, rule why, std::size_t offset, std::size_
     return why;
 }
 
+// The compile-time parsers (stack_walk<>, kernel_flags<>) look rows up by index or value, not through
+// the pointer-returning find_* functions: g++ with -fsanitize=undefined (or =null) instruments a pointer
+// to a static table compared with nullptr and then refuses it in a constant expression ("is not a
+// constant expression"), which made stack_walk<> and kernel_flags<> fail to compile in users' UBSan builds.
+
 /// One stack-walk name -> hook id.
 constexpr bool resolve_event(std::string_view name, hook_id& out) noexcept {
-    if (auto const* e = find_kernel_event(name)) {
-        out = e->hook();
+    if (auto const h = kernel_event_hook(name)) {
+        out = *h;
         return true;
     }
     std::uint32_t v = 0;
@@ -264,11 +269,12 @@ constexpr bool resolve_raw_mask(std::string_view name, group_mask& out) noexcept
 
 /// One kernel-flag name -> the bits it sets (and, for an xperf flag name, its table row in *row).
 constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t* row = nullptr) noexcept {
-    if (auto const* f = find_xperf_kernel_flag(name)) {
-        out = f->mask;
-        if (row) *row = static_cast<std::size_t>(f - xperf_kernel_flag_table);
-        return true;
-    }
+    for (std::size_t i = 0; i < std::size(xperf_kernel_flag_table); ++i)
+        if (iequals(xperf_kernel_flag_table[i].name, name)) {
+            out = xperf_kernel_flag_table[i].mask;
+            if (row) *row = i;
+            return true;
+        }
     if (auto const p = perf_flag_by_name(name)) {
         out = group_mask(*p);
         return true;

@@ -139,6 +139,67 @@ struct timer_interval_impl {
 template <std::uint32_t V>
 inline constexpr profile_interval timer_interval = detail::timer_interval_impl<V>::value;
 
+// ---- sampling rates: 8_kHz, sampling_rate<8000> ---------------------------------------------------
+
+namespace diagnostic {
+/// A rate whose period is not a whole number of the kernel's 100 ns units (the kernel's field is whole).
+template <std::uint64_t Hz>
+struct sampling_rate_not_whole_100ns_units {
+    static_assert(Hz != 0 && 10'000'000 % Hz == 0,
+                  "etwctl::sampling_rate<Hz> / _Hz / _kHz: 10000000 / Hz (above) is not a whole number of 100 ns, the "
+                  "unit of the timer's interval; pick a rate that divides 10 MHz (8 kHz -> 1250, 4 kHz -> 2500, 1 kHz "
+                  "-> 10000) or write timer_interval<N>");
+    static constexpr bool value = true;
+};
+/// A rate outside the timer's documented range (interval 1221..1000000 x 100 ns: 10 Hz to about 8190 Hz).
+template <std::uint64_t Hz>
+struct sampling_rate_outside_timer_range_10_Hz_to_8190_Hz {
+    static_assert(Hz >= 10 && Hz <= 10'000'000 / 1221,
+                  "etwctl::sampling_rate<Hz> / _Hz / _kHz: the rate (above, in Hz) is outside the timer's documented "
+                  "range: its interval 1221..1000000 x 100 ns is 10 Hz to 8190 Hz");
+    static constexpr bool value = true;
+};
+template <bool Integer>
+struct sampling_rate_literal_is_not_an_integer {
+    static_assert(Integer, "etwctl::literals::operator\"\"_Hz / _kHz: write a whole number (8_kHz, 4000_Hz)");
+    static constexpr bool value = true;
+};
+} // namespace diagnostic
+
+namespace detail {
+template <std::uint64_t Hz>
+struct sampling_rate_impl {
+    static_assert(diagnostic::sampling_rate_outside_timer_range_10_Hz_to_8190_Hz<Hz>::value);
+    static_assert(diagnostic::sampling_rate_not_whole_100ns_units<(Hz >= 10 && Hz <= 10'000'000 / 1221) ? Hz : 1>::value);
+    static constexpr profile_interval value{Hz >= 10 && Hz <= 10'000'000 / 1221 ? static_cast<std::uint32_t>(10'000'000 / Hz)
+                                                                                : timer::default_interval};
+};
+} // namespace detail
+
+/// The timer interval of a sampling rate in Hz, exactly: sampling_rate<8000> is timer_interval<1250>.
+/// A rate whose period is not whole 100 ns units, or outside the timer's 10 Hz..8190 Hz, does not compile.
+template <std::uint64_t Hz>
+inline constexpr profile_interval sampling_rate = detail::sampling_rate_impl<Hz>::value;
+
+namespace literals {
+/// 4000_Hz: the timer interval of a sampling rate (sampling_rate<4000>, 2500 x 100 ns).
+template <char... C>
+constexpr profile_interval operator""_Hz() noexcept {
+    constexpr auto v = detail::parse_integer_literal<C...>();
+    static_assert(diagnostic::sampling_rate_literal_is_not_an_integer<!v.not_integer && !v.overflow>::value);
+    constexpr std::uint64_t hz = v.not_integer || v.overflow ? 1000 : v.value;
+    return sampling_rate<hz>;
+}
+/// 8_kHz: the timer interval of a sampling rate in kHz (sampling_rate<8000>, 1250 x 100 ns).
+template <char... C>
+constexpr profile_interval operator""_kHz() noexcept {
+    constexpr auto v = detail::parse_integer_literal<C...>();
+    static_assert(diagnostic::sampling_rate_literal_is_not_an_integer<!v.not_integer && !v.overflow && v.value <= 1'000'000>::value);
+    constexpr std::uint64_t hz = (v.not_integer || v.overflow || v.value > 1'000'000) ? 1000 : v.value * 1000;
+    return sampling_rate<hz>;
+}
+} // namespace literals
+
 /// Run-time counterpart: true if v lies within the timer's documented bounds.
 constexpr bool within_timer_bounds(profile_interval v) noexcept {
     return v.count() >= timer::min_interval && v.count() <= timer::max_interval;

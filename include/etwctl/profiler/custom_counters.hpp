@@ -288,14 +288,17 @@ template <kernel K>
 /// Adds a custom counter for a scope and removes it again. [[nodiscard]] construction: a discarded
 /// guard would remove the source at once. error() tells whether adding failed (then nothing is
 /// removed); a failed removal in the destructor goes to the reporter (profiler/guards.hpp).
+/// custom_counter_guard (below) is the one for any kernel (basic_custom_counter_guard<kernel_ref>).
 template <kernel K>
-class custom_counter_guard {
-public:
-    custom_counter_guard() noexcept = default;
+class basic_custom_counter_guard {
+    using kernel_param = typename detail::guard_kernel<K>::param;
 
-    [[nodiscard]] custom_counter_guard(K& k, custom_counter const& counter, std::string_view description,
-                                       profile_interval initial_interval, restore_reporter reporter = {},
-                                       custom_counter_options const& options = {}) noexcept
+public:
+    basic_custom_counter_guard() noexcept = default;
+
+    [[nodiscard]] basic_custom_counter_guard(kernel_param k, custom_counter const& counter, std::string_view description,
+                                             profile_interval initial_interval, restore_reporter reporter = {},
+                                             custom_counter_options const& options = {}) noexcept
         : reporter_(reporter), options_(options) {
         options_.source_list_storage = {}; // the caller's storage need not outlive the guard
         auto const id = add_profile_source(k, counter, description, initial_interval, options);
@@ -303,16 +306,16 @@ public:
             error_ = id.error();
             return;
         }
-        k_ = &k;
+        k_.set(k);
         id_ = *id;
     }
 
-    custom_counter_guard(custom_counter_guard const&) = delete;
-    custom_counter_guard& operator=(custom_counter_guard const&) = delete;
-    custom_counter_guard(custom_counter_guard&& o) noexcept
+    basic_custom_counter_guard(basic_custom_counter_guard const&) = delete;
+    basic_custom_counter_guard& operator=(basic_custom_counter_guard const&) = delete;
+    basic_custom_counter_guard(basic_custom_counter_guard&& o) noexcept
         : k_(std::exchange(o.k_, nullptr)), id_(o.id_), error_(o.error_), restore_error_(o.restore_error_),
           reporter_(o.reporter_), options_(o.options_) {}
-    custom_counter_guard& operator=(custom_counter_guard&& o) noexcept {
+    basic_custom_counter_guard& operator=(basic_custom_counter_guard&& o) noexcept {
         if (this != &o) {
             finish();
             k_ = std::exchange(o.k_, nullptr);
@@ -324,19 +327,19 @@ public:
         }
         return *this;
     }
-    ~custom_counter_guard() { finish(); }
+    ~basic_custom_counter_guard() { finish(); }
 
     std::error_code error() const noexcept { return error_; }
     explicit operator bool() const noexcept { return !error_; }
-    bool active() const noexcept { return k_ != nullptr; }
+    bool active() const noexcept { return static_cast<bool>(k_); }
     /// The id the kernel gave the source (meaningful once added).
     std::uint32_t source_id() const noexcept { return id_; }
 
     /// Removes now; returns (and keeps) the error. Inactive afterwards either way.
     std::error_code restore() noexcept {
         if (!k_) return restore_error_;
-        restore_error_ = remove_profile_source(*k_, id_, options_);
-        k_ = nullptr;
+        auto&& k = k_.take();
+        restore_error_ = remove_profile_source(k, id_, options_);
         return restore_error_;
     }
     std::error_code restore_error() const noexcept { return restore_error_; }
@@ -348,7 +351,7 @@ private:
         if (k_) reporter_(restore());
     }
 
-    K* k_ = nullptr;
+    detail::guard_kernel<K> k_{};
     std::uint32_t id_ = 0;
     std::error_code error_ = no_error();
     std::error_code restore_error_ = no_error();
@@ -357,7 +360,10 @@ private:
 };
 
 template <kernel K>
-custom_counter_guard(K&, custom_counter const&, std::string_view, profile_interval, restore_reporter = {},
-                     custom_counter_options const& = {}) -> custom_counter_guard<K>;
+basic_custom_counter_guard(K&, custom_counter const&, std::string_view, profile_interval, restore_reporter = {},
+                           custom_counter_options const& = {}) -> basic_custom_counter_guard<K>;
+
+/// The custom-counter guard for any kernel (basic_custom_counter_guard<kernel_ref>), as interval_guard.
+using custom_counter_guard = basic_custom_counter_guard<kernel_ref>;
 
 ETWCTL_END_NAMESPACE

@@ -41,6 +41,7 @@
 #include "etwctl/error.hpp"
 #include "etwctl/classes/info_classes.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/ref.hpp"
 #include "etwctl/typed/query.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/typed/set.hpp"
@@ -73,6 +74,46 @@ struct restore_reporter {
 }
 
 namespace detail {
+/// The kernel a guard restores on: a pointer to K, or, for kernel_ref, the reference itself (a value:
+/// the guard is then one type for every kernel). Empty: nothing to restore.
+template <class K>
+class guard_kernel {
+public:
+    using param = K&; ///< what the guard's constructors take
+    constexpr guard_kernel() noexcept = default;
+    constexpr guard_kernel(std::nullptr_t) noexcept {}
+    constexpr guard_kernel& operator=(std::nullptr_t) noexcept {
+        p_ = nullptr;
+        return *this;
+    }
+    void set(K& k) noexcept { p_ = &k; }
+    constexpr explicit operator bool() const noexcept { return p_ != nullptr; }
+    K& operator*() const noexcept { return *p_; }
+    /// The kernel, leaving the guard empty.
+    K& take() noexcept { return *std::exchange(p_, nullptr); }
+
+private:
+    K* p_ = nullptr;
+};
+template <>
+class guard_kernel<kernel_ref> {
+public:
+    using param = kernel_ref;
+    constexpr guard_kernel() noexcept = default;
+    constexpr guard_kernel(std::nullptr_t) noexcept {}
+    constexpr guard_kernel& operator=(std::nullptr_t) noexcept {
+        r_ = kernel_ref{};
+        return *this;
+    }
+    void set(kernel_ref k) noexcept { r_ = k; }
+    constexpr explicit operator bool() const noexcept { return r_.valid(); }
+    kernel_ref& operator*() noexcept { return r_; }
+    kernel_ref take() noexcept { return std::exchange(r_, kernel_ref{}); }
+
+private:
+    kernel_ref r_{};
+};
+
 /// The interval of a source, refusing a hardware source that reads back as 0 (absent, GC-qint).
 template <kernel K>
 result<profile_interval> capture_interval(K& k, profile_source source) noexcept {
@@ -83,15 +124,20 @@ result<profile_interval> capture_interval(K& k, profile_source source) noexcept 
 }
 } // namespace detail
 
-/// Sets one source's sampled-profile interval for a scope and restores the captured value.
+/// Sets one source's sampled-profile interval for a scope and restores the captured value. K is the
+/// kernel type; interval_guard (below) is the one for any kernel (basic_interval_guard<kernel_ref>),
+/// easy to hold as a member or in a std::optional.
 template <kernel K>
-class interval_guard {
+class basic_interval_guard {
+    using kernel_param = typename detail::guard_kernel<K>::param;
+
 public:
-    interval_guard() noexcept = default;
+    basic_interval_guard() noexcept = default;
 
     /// Captures the source's interval, then sets `interval`. Check error(). [[nodiscard]]: a guard
     /// written as a temporary (`interval_guard(k, ...);`) would restore at once, so that is a warning.
-    [[nodiscard]] interval_guard(K& k, profile_source source, profile_interval interval, restore_reporter reporter = {}) noexcept
+    [[nodiscard]] basic_interval_guard(kernel_param k, profile_source source, profile_interval interval,
+                                       restore_reporter reporter = {}) noexcept
         : source_(source), reporter_(reporter) {
         auto const saved = detail::capture_interval(k, source);
         if (!saved) {
@@ -100,19 +146,35 @@ public:
         }
         error_ = set<sampled_profile_interval>(k, source, interval);
         if (error_) return; // a single failed set changes nothing
-        k_ = &k;
+        k_.set(k);
         saved_ = *saved;
     }
     /// The timer (ProfileTime).
-    [[nodiscard]] interval_guard(K& k, profile_interval interval, restore_reporter reporter = {}) noexcept
-        : interval_guard(k, profile_source::time, interval, reporter) {}
+    [[nodiscard]] basic_interval_guard(kernel_param k, profile_interval interval, restore_reporter reporter = {}) noexcept
+        : basic_interval_guard(k, profile_source::time, interval, reporter) {}
+    /// A hardware counter's interval (an event count), checked against the source's [min, max] from
+    /// this machine's profile-source list before anything changes (set<sampled_profile_interval>'s
+    /// counter form).
+    [[nodiscard]] basic_interval_guard(kernel_param k, profile_source source, counter_interval interval,
+                                       restore_reporter reporter = {}) noexcept
+        : source_(source), reporter_(reporter) {
+        auto const saved = detail::capture_interval(k, source);
+        if (!saved) {
+            error_ = saved.error();
+            return;
+        }
+        error_ = set<sampled_profile_interval>(k, source, interval);
+        if (error_) return;
+        k_.set(k);
+        saved_ = *saved;
+    }
 
-    interval_guard(interval_guard const&) = delete;
-    interval_guard& operator=(interval_guard const&) = delete;
-    interval_guard(interval_guard&& o) noexcept
+    basic_interval_guard(basic_interval_guard const&) = delete;
+    basic_interval_guard& operator=(basic_interval_guard const&) = delete;
+    basic_interval_guard(basic_interval_guard&& o) noexcept
         : k_(std::exchange(o.k_, nullptr)), source_(o.source_), saved_(o.saved_), error_(o.error_),
           restore_error_(o.restore_error_), reporter_(o.reporter_) {}
-    interval_guard& operator=(interval_guard&& o) noexcept {
+    basic_interval_guard& operator=(basic_interval_guard&& o) noexcept {
         if (this != &o) {
             finish();
             k_ = std::exchange(o.k_, nullptr);
@@ -124,23 +186,25 @@ public:
         }
         return *this;
     }
-    ~interval_guard() { finish(); }
+    ~basic_interval_guard() { finish(); }
 
     /// Whether applying failed (then nothing was changed and nothing will be restored).
     [[nodiscard]] std::error_code error() const noexcept { return error_; }
     [[nodiscard]] explicit operator bool() const noexcept { return !error_; }
     /// Whether a restore is still pending.
-    [[nodiscard]] bool active() const noexcept { return k_ != nullptr; }
+    [[nodiscard]] bool active() const noexcept { return static_cast<bool>(k_); }
     [[nodiscard]] profile_source source() const noexcept { return source_; }
     /// The interval captured before the change (meaningful once applied).
     [[nodiscard]] profile_interval saved() const noexcept { return saved_; }
 
-    /// Restores now. Returns (and keeps) the error; the guard is inactive afterwards either way, so a
-    /// failure is reported once, not retried from the destructor.
+    /// Restores now: the captured value as it was, unchecked (the machine had it; another tool may have
+    /// set it outside the documented bounds, and it is put back all the same). Returns (and keeps) the
+    /// error; the guard is inactive afterwards either way, so a failure is reported once, not retried
+    /// from the destructor.
     [[nodiscard]] std::error_code restore() noexcept {
         if (!k_) return restore_error_;
-        restore_error_ = set<sampled_profile_interval>(*k_, source_, saved_);
-        k_ = nullptr;
+        auto&& k = k_.take();
+        restore_error_ = detail::set_interval(k, static_cast<std::uint32_t>(source_), saved_.count()).code();
         return restore_error_;
     }
     [[nodiscard]] std::error_code restore_error() const noexcept { return restore_error_; }
@@ -152,7 +216,7 @@ private:
         if (k_) reporter_(restore());
     }
 
-    K* k_ = nullptr;
+    detail::guard_kernel<K> k_{};
     profile_source source_ = profile_source::time;
     profile_interval saved_{};
     std::error_code error_ = no_error();
@@ -161,9 +225,16 @@ private:
 };
 
 template <kernel K>
-interval_guard(K&, profile_source, profile_interval, restore_reporter = {}) -> interval_guard<K>;
+basic_interval_guard(K&, profile_source, profile_interval, restore_reporter = {}) -> basic_interval_guard<K>;
 template <kernel K>
-interval_guard(K&, profile_interval, restore_reporter = {}) -> interval_guard<K>;
+basic_interval_guard(K&, profile_interval, restore_reporter = {}) -> basic_interval_guard<K>;
+template <kernel K>
+basic_interval_guard(K&, profile_source, counter_interval, restore_reporter = {}) -> basic_interval_guard<K>;
+
+/// The interval guard for any kernel: `interval_guard g(k, 8_kHz);`, a member `interval_guard g;`, a
+/// `std::optional<interval_guard>`. Its calls go through kernel_ref (one indirect call each; a guard
+/// makes two to four). basic_interval_guard<K> calls K directly.
+using interval_guard = basic_interval_guard<kernel_ref>;
 
 /// A source and, optionally, the interval it should have for the scope (0: leave the interval alone).
 struct profile_source_setting {
@@ -178,25 +249,27 @@ inline constexpr profile_source default_profile_source_config[] = {profile_sourc
 /// intervals, for a scope. On exit the intervals go back to the captured values and the configuration
 /// goes back to `previous` (stated by the caller: the kernel cannot report it; see the top of this file).
 template <kernel K>
-class profile_source_guard {
+class basic_profile_source_guard {
+    using kernel_param = typename detail::guard_kernel<K>::param;
+
 public:
     static constexpr std::size_t capacity = limits::max_profile_sources;
 
-    profile_source_guard() noexcept = default;
+    basic_profile_source_guard() noexcept = default;
 
     /// Order: validate, capture the intervals to be changed, set them, set the configuration. A failure
     /// at any step undoes the steps before it (intervals restored in reverse order). [[nodiscard]]: a
     /// temporary guard would restore at once.
-    [[nodiscard]] profile_source_guard(K& k, session_handle session, std::span<profile_source_setting const> settings,
+    [[nodiscard]] basic_profile_source_guard(kernel_param k, session_handle session, std::span<profile_source_setting const> settings,
                          std::span<profile_source const> previous = default_profile_source_config,
                          restore_reporter reporter = {}) noexcept
         : session_(session), reporter_(reporter) {
         if (settings.empty() || settings.size() > capacity) {
-            error_ = make_error_code(settings.empty() ? rule::profile_config_empty : rule::profile_config_size);
+            error_ = detail::failed(make_error_code(settings.empty() ? rule::profile_config_empty : rule::profile_config_size));
             return;
         }
         if (previous.empty() || previous.size() > capacity) {
-            error_ = make_error_code(previous.empty() ? rule::profile_config_empty : rule::profile_config_size);
+            error_ = detail::failed(make_error_code(previous.empty() ? rule::profile_config_empty : rule::profile_config_size));
             return;
         }
         for (std::size_t i = 0; i < previous.size(); ++i) previous_[i] = previous[i];
@@ -224,24 +297,24 @@ public:
             roll_back(k);
             return;
         }
-        k_ = &k;
+        k_.set(k);
     }
 
-    profile_source_guard(profile_source_guard const&) = delete;
-    profile_source_guard& operator=(profile_source_guard const&) = delete;
-    profile_source_guard(profile_source_guard&& o) noexcept { take(o); }
-    profile_source_guard& operator=(profile_source_guard&& o) noexcept {
+    basic_profile_source_guard(basic_profile_source_guard const&) = delete;
+    basic_profile_source_guard& operator=(basic_profile_source_guard const&) = delete;
+    basic_profile_source_guard(basic_profile_source_guard&& o) noexcept { take(o); }
+    basic_profile_source_guard& operator=(basic_profile_source_guard&& o) noexcept {
         if (this != &o) {
             finish();
             take(o);
         }
         return *this;
     }
-    ~profile_source_guard() { finish(); }
+    ~basic_profile_source_guard() { finish(); }
 
     [[nodiscard]] std::error_code error() const noexcept { return error_; }
     [[nodiscard]] explicit operator bool() const noexcept { return !error_; }
-    [[nodiscard]] bool active() const noexcept { return k_ != nullptr; }
+    [[nodiscard]] bool active() const noexcept { return static_cast<bool>(k_); }
     /// The intervals captured before the change (only sources whose interval was changed).
     [[nodiscard]] std::span<profile_source_setting const> saved_intervals() const noexcept { return {saved_, saved_count_}; }
 
@@ -249,8 +322,7 @@ public:
     /// failure and returns (and keeps) the first error.
     [[nodiscard]] std::error_code restore() noexcept {
         if (!k_) return restore_error_;
-        K& k = *k_;
-        k_ = nullptr;
+        auto&& k = k_.take();
         std::error_code first = set<profile_source_config>(k, session_, std::span<profile_source const>(previous_, previous_count_));
         if (auto const ec = undo_intervals(k); ec && !first) first = ec;
         restore_error_ = first;
@@ -260,23 +332,28 @@ public:
     void release() noexcept { k_ = nullptr; }
 
 private:
-    std::error_code undo_intervals(K& k) noexcept {
+    template <class Kernel>
+    std::error_code undo_intervals(Kernel& k) noexcept {
         std::error_code first = no_error();
         while (saved_count_ != 0) {
             auto const& s = saved_[--saved_count_];
-            if (auto const ec = set<sampled_profile_interval>(k, s.source, s.interval); ec && !first) first = ec;
+            // the captured value as it was, unchecked (see interval_guard::restore)
+            if (auto const ec = detail::set_interval(k, static_cast<std::uint32_t>(s.source), s.interval.count()).code();
+                ec && !first)
+                first = ec;
         }
         return first;
     }
     /// Undoes a half-applied constructor; a failed undo is reported like a failed restore.
-    void roll_back(K& k) noexcept {
+    template <class Kernel>
+    void roll_back(Kernel& k) noexcept {
         restore_error_ = undo_intervals(k);
         reporter_(restore_error_);
     }
     void finish() noexcept {
         if (k_) reporter_(restore());
     }
-    void take(profile_source_guard& o) noexcept {
+    void take(basic_profile_source_guard& o) noexcept {
         k_ = std::exchange(o.k_, nullptr);
         session_ = o.session_;
         for (std::size_t i = 0; i < capacity; ++i) {
@@ -290,7 +367,7 @@ private:
         reporter_ = o.reporter_;
     }
 
-    K* k_ = nullptr;
+    detail::guard_kernel<K> k_{};
     session_handle session_{};
     profile_source previous_[capacity] = {};
     std::size_t previous_count_ = 0;
@@ -302,7 +379,10 @@ private:
 };
 
 template <kernel K>
-profile_source_guard(K&, session_handle, std::span<profile_source_setting const>, std::span<profile_source const> = {},
-                     restore_reporter = {}) -> profile_source_guard<K>;
+basic_profile_source_guard(K&, session_handle, std::span<profile_source_setting const>, std::span<profile_source const> = {},
+                           restore_reporter = {}) -> basic_profile_source_guard<K>;
+
+/// The profile-source guard for any kernel (basic_profile_source_guard<kernel_ref>), as interval_guard.
+using profile_source_guard = basic_profile_source_guard<kernel_ref>;
 
 ETWCTL_END_NAMESPACE

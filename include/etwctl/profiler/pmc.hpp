@@ -330,18 +330,14 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
     // which the counter-list refusal alone could not tell apart from its other causes.
     auto const mask = query<system_trace_enable_flags>(k, session);
     if (!mask) return pmc_fail_kernel(r, pmc_step::query_group_mask, mask.error()), r;
-    if (options.check_event_groups) {
-        for (std::size_t i = 0; i < events.size(); ++i) {
-            auto const flag = enabling_flag(events[i]); // names/events.hpp's event table
-            if (flag && !mask->enables(*flag)) {
-                pmc_fail(r, pmc_step::check_event_groups, pmc_condition::group_not_enabled,
-                         rule::pmc_event_group_not_enabled, i);
-                r.event = events[i];
-                r.missing_flag = *flag;
-                return r;
-            }
+    if (options.check_event_groups)
+        if (auto const off = first_event_not_enabled(*mask, events)) { // names/events.hpp's event table
+            pmc_fail(r, pmc_step::check_event_groups, pmc_condition::group_not_enabled, rule::pmc_event_group_not_enabled,
+                     off->index);
+            r.event = off->event;
+            r.missing_flag = off->flag;
+            return r;
         }
-    }
 
     // 7. intervals (captured first, so a later failure can put them back)
     struct saved_interval {

@@ -36,13 +36,48 @@
 #include <system_error>
 
 #include "etwctl/config.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/group_mask.hpp"
 #include "etwctl/hook_list.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/names/events.hpp"
+#include "etwctl/names/flags.hpp"
 #include "etwctl/rules.hpp"
+#include "etwctl/typed/query.hpp"
 #include "etwctl/typed/set.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
+
+// ---- the group-mask check of a stack-walk list (what setup_pmc does for PMC events) ------------------
+
+namespace detail {
+template <class = void>
+ETWCTL_COLD std::error_code stack_walk_group_off(event_not_enabled const& off) noexcept {
+    std::string_view const flag = perf_flag_name(off.flag);
+    return fail(rule::stack_walk_group_not_enabled,
+                "stack-walk event {hex} is never recorded: the session's group mask does not enable {name}, the flag "
+                "it needs (set it with set<system_trace_enable_flags>, xperf: -on ...+its group)",
+                flag.empty() ? std::string_view("its group's flag") : flag, off.event.value);
+}
+} // namespace detail
+
+/// Checks a stack-walk list against a session's group mask the caller has (no kernel call): an event
+/// whose group the mask does not enable is accepted by the kernel and never recorded. Such an event
+/// gives rule::stack_walk_group_not_enabled (describe names the first one and the flag it needs).
+[[nodiscard]] inline std::error_code check_event_groups(group_mask const& session_flags, std::span<hook_id const> events) noexcept {
+    if (auto const off = first_event_not_enabled(session_flags, events)) [[unlikely]]
+        return detail::stack_walk_group_off(*off);
+    return no_error();
+}
+/// The same, on request, with the session's mask read from the kernel (one query<system_trace_enable_flags>;
+/// its error if that fails, e.g. a session that is not a system logger).
+template <kernel K>
+[[nodiscard]] std::error_code check_event_groups(K& k, session_handle session, std::span<hook_id const> events) noexcept {
+    auto const mask = query<system_trace_enable_flags>(k, session);
+    if (!mask) return mask.error();
+    return check_event_groups(*mask, events);
+}
 
 template <std::size_t Capacity = limits::max_stack_tracing_events>
 class stack_walk_set {
@@ -138,6 +173,13 @@ public:
     template <kernel K>
     [[nodiscard]] std::error_code apply(K& k, session_handle session) const noexcept {
         return set<stack_tracing>(k, session, span());
+    }
+    /// The same, after checking the members against the session's group mask the caller has
+    /// (check_event_groups): a member the mask does not enable is refused and nothing is sent.
+    template <kernel K>
+    [[nodiscard]] std::error_code apply(K& k, session_handle session, group_mask const& session_flags) const noexcept {
+        if (auto const ec = check_event_groups(session_flags, span())) return ec;
+        return apply(k, session);
     }
 
     template <std::size_t C>

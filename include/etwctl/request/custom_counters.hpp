@@ -76,9 +76,13 @@ static_assert(offsetof(kernel_profile_add_request, initial_interval) == 0x1C);
 static_assert(offsetof(kernel_profile_add_request, persist) == 0x20);
 static_assert(offsetof(kernel_profile_add_request, description) == 0x22);
 
-/// Offset of the description and the shortest request that can hold one (head + the NUL).
+/// Offset of the description and the lengths the kernel accepts: 36..544 bytes (EtwSetPerformanceTraceInformation
+/// refuses others with STATUS_INFO_LENGTH_MISMATCH; public decompiled listings): the head and the NUL at least,
+/// a 255-WCHAR description at most.
 inline constexpr std::size_t profile_add_description_offset = 0x22;
 inline constexpr std::size_t profile_add_min_length = profile_add_description_offset + 2;
+inline constexpr std::size_t profile_add_max_length = 544;
+static_assert(profile_add_min_length == 36 && sizeof(kernel_profile_add_request) <= profile_add_max_length);
 
 /// EVENT_TRACE_PROFILE_REMOVE_INFORMATION.
 struct kernel_profile_remove_request {

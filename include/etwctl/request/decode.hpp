@@ -134,8 +134,8 @@ constexpr request_kind kind_of_kernel_code(std::uint32_t code, bool control) noe
     if (!control && code == static_cast<std::uint32_t>(event_trace_information_class::time_profile)) return request_kind::interval;
     for (auto const& t : trace_info_class_table)
         for (direction_rules const* d : {&t.set, &t.query})
-            if (d->request != request_kind::none && d->request != request_kind::user_mode &&
-                d->request != request_kind::interval && is_trace_control(d->request) == control && d->kernel_code == code)
+            if (sends_kernel_request(d->request) && d->request != request_kind::interval &&
+                is_trace_control(d->request) == control && d->kernel_code == code)
                 return d->request;
     return request_kind::none;
 }

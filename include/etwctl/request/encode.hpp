@@ -125,12 +125,27 @@ ETWCTL_INLINE_ALWAYS outcome send_hook_list(K& k, std::uint32_t kernel_class, st
 }
 
 /// Events (or hook ids) -> {class, pad, TraceHandle, HookId[n]}; count <= Capacity (checked by the caller).
-template <std::size_t Capacity, kernel K, class E>
+/// Events whose GUID is no kernel group's are skipped, as SECHOST skips them; with Strict (the typed
+/// face) such an event breaks rule::event_guid_not_kernel_group and nothing is sent (a mistyped GUID
+/// would otherwise shorten the list silently, and an all-unknown list would switch it off).
+template <std::size_t Capacity, bool Strict = false, kernel K, class E>
 ETWCTL_INLINE_ALWAYS outcome send_hook_list(K& k, std::uint32_t kernel_class, std::uint64_t session, E const* events, std::size_t count) noexcept {
     kernel_id_list_request<Capacity> req; // only the sent part is written
     req.header = {kernel_class, 0, session};
     std::size_t const n = count == 0 ? 0 : encode_hook_ids(events, count, req.ids);
+    if constexpr (Strict)
+        if (n != count) [[unlikely]]
+            return broke(rule::event_guid_not_kernel_group);
     return kernel_said(set_system_information(k, &req, req.length_for(n)));
+}
+
+/// The index of the first event whose GUID is no kernel group's (count if none): the context of
+/// rule::event_guid_not_kernel_group, computed on the failure path only.
+template <class E>
+std::size_t first_unknown_group(E const* events, std::size_t count) noexcept {
+    for (std::size_t i = 0; i < count; ++i)
+        if (!group_of(event_guid_of(events[i]))) return i;
+    return count;
 }
 
 // ---- request_kind::ulong_list -----------------------------------------------------------------------
@@ -315,11 +330,12 @@ outcome send_stack_caching(K& k, std::uint32_t kernel_code, std::uint64_t sessio
 /// (events whose GUID is no kernel group are skipped, as SECHOST skips them for PMC events).
 template <kernel K, class E>
 outcome send_context_register(K& k, std::uint64_t session, std::uint32_t register_types, E const* events,
-                              std::size_t count) noexcept {
+                              std::size_t count, bool strict = false) noexcept {
     kernel_context_register_request r{};
     r.header.trace_handle = session;
     r.register_types = register_types;
     std::size_t const n = count == 0 ? 0 : encode_hook_ids(events, count, r.hooks);
+    if (strict && n != count) return broke(rule::event_guid_not_kernel_group); // the typed face: see send_hook_list
     return kernel_said(set_system_information(k, &r, r.length_for(n)));
 }
 

@@ -34,8 +34,8 @@
 //   27     NtTraceControl 0x2E, no input; out a chain of ETW_PMC_SESSION_INFO                 0 / any
 //   28     SystemPerformanceTraceInformation 0x1B {class; 0; TraceHandle; ULONG RegisterTypes;
 //          ULONG HookId[n]}                                                                  0x14 + 4n, n <= 8
-// Class 17 (TracePeriodicCaptureStateInfo) is not here: its caller-side output is public, the kernel
-// request is not (docs/choices.md).
+// Class 17 (TracePeriodicCaptureStateInfo) is not here: it has no kernel request (no NtTraceControl code
+// queries periodic capture state); compat.hpp answers it with the kernel's limits (docs/choices.md).
 #pragma once
 
 #include <cstddef>
@@ -202,8 +202,8 @@ struct outcome {
     /// A template so that a header that never asks for it carries no error-category code.
     template <class T = void>
     std::error_code code() const noexcept {
-        if (broken != rule::ok) return make_error_code<T>(broken);
-        return ntstatus_error_code<T>(status);
+        if (broken != rule::ok) return failed(make_error_code<T>(broken));
+        return status < 0 ? failed(ntstatus_error_code<T>(status)) : no_error<T>();
     }
 };
 

@@ -95,16 +95,24 @@ inline bool encode(std::string_view name, wmi_logger_information& info, char16_t
 
 /// The TRACEHANDLE of the running session called `name` (e.g. "My Session"), through the trace-control
 /// query. Errors: rule::parse_empty_name for an empty, too long or non-ASCII name (nothing sent);
-/// otherwise the kernel's status (STATUS_WMI_INSTANCE_NOT_FOUND: no such session).
+/// otherwise the kernel's status (STATUS_WMI_INSTANCE_NOT_FOUND: no such session). A success that
+/// does not deliver a handle (ReturnLength short of Wnode.HistoricalContext, or a handle of 0, which
+/// as a logger id would name the NT Kernel Logger) is rule::kernel_reply_malformed, never a handle.
 template <kernel K>
 result<session_handle> find_session(K& k, std::string_view name) noexcept {
     logger_query::wmi_logger_information info;
     char16_t name16[logger_query::max_name_length];
-    if (!logger_query::encode(name, info, name16)) return make_error_code(rule::parse_empty_name);
+    if (!logger_query::encode(name, info, name16)) return rule::parse_empty_name;
     std::uint32_t returned = 0;
     auto const size = static_cast<std::uint32_t>(sizeof info);
     std::int32_t const s = k.nt_trace_control(logger_query::control_code, &info, size, &info, size, &returned);
-    if (s < 0) return ntstatus_error_code(s);
+    if (s < 0) return detail::failed(ntstatus_error_code(s));
+    constexpr std::size_t handle_end = offsetof(logger_query::wnode_header, historical_context) + sizeof(std::uint64_t);
+    if (returned < handle_end || returned > size || info.wnode.historical_context == 0)
+        return detail::fail(make_error_code(rule::kernel_reply_malformed),
+                            "{name}: the kernel reported success but returned {value} bytes and no TRACEHANDLE (a "
+                            "handle of 0 would mean the NT Kernel Logger); nothing was trusted",
+                            "find_session", returned);
     return session_handle{info.wnode.historical_context};
 }
 

@@ -4,24 +4,35 @@
 // part of sim::kernel (testing/sim_kernel.hpp owns one and hands it these requests); on its own it
 // keeps the per-logger state of the newer classes and answers their requests.
 //
-// What the kernel does (from public listings of its handlers; SDK evntrace.h comments):
-//  - stack caching (0x10) and unified stack caching (0x1A): a 0x20-byte request; Enabled = 0 ->
-//    STATUS_NOT_SUPPORTED; a second enable for a logger -> STATUS_WMI_ALREADY_ENABLED; CacheSize clamped
-//    to 3..50 MiB and BucketCount to 256..4096.
-//  - LBR configuration (0x13): 0x18 bytes; options excluding both kernel and user -> STATUS_INVALID_PARAMETER.
-//  - LBR event list (0x14): hook ids; more than 4 -> STATUS_INVALID_PARAMETER.
-//  - context registers (0x1B): RegisterTypes must be 3, at most 8 hooks (else STATUS_INVALID_PARAMETER);
-//    needs SeSystemProfilePrivilege.
-//  - NtTraceControl 0x25 (periodic capture state), 0x29 (binary tracking), 0x2A (max loggers), 0x2B (max
-//    PMC counters), 0x2C (stream count: input exactly 8 bytes), 0x2D (counter owners: needs
-//    SeSystemProfilePrivilege; buffer >= 8 + 12 x max counters), 0x2E (PMC sessions: the size needed is
-//    reported; hook ids are USHORTs in 4-byte slots, upper halves zero).
-// Model choices (no public source; docs/choices.md): the SystemPerformanceTraceInformation classes need a
-// system logger (as the other system-trace classes); request sizes other than the layout's ->
-// STATUS_INFO_LENGTH_MISMATCH; an output shorter than 4 bytes -> STATUS_BUFFER_TOO_SMALL with the size
-// needed; 8 processors, each logger emitting one stream per processor; counter owners: counters held
-// outside ETW (set_external_owner, e.g. a hypervisor) first, then each logger's PMC counters
-// (tagged-with-source, tag = logger id), the rest free.
+// What the kernel does (public decompiled listings of ntoskrnl's EtwSetPerformanceTraceInformation,
+// EtwpEnableStackCaching, NtTraceControl and EtwpUpdatePeriodicCaptureState, Windows 10 / 11 builds;
+// SDK evntrace.h comments). None of these classes checks the logger's system-logger mode: in that
+// handler only group masks (0x01) and the pool-tag / object-type filters (0x0A / 0x11) do, so stack
+// caching, LBR and context registers work on ordinary sessions (WPR's <StackCaching> on event collectors).
+//  - stack caching (0x10) and unified stack caching (0x1A): exactly 0x20 bytes (else
+//    STATUS_INFO_LENGTH_MISMATCH); Enabled = 0 -> STATUS_NOT_SUPPORTED, before the logger is looked up;
+//    an unknown logger -> STATUS_WMI_INSTANCE_NOT_FOUND. One cache per logger: any second enable,
+//    classic or unified, -> STATUS_WMI_ALREADY_ENABLED. CacheSize clamped to 3..50 MiB, BucketCount to
+//    256..4096.
+//  - LBR configuration (0x13): at least 0x18 bytes; options excluding both kernel and user ->
+//    STATUS_INVALID_PARAMETER.
+//  - LBR event list (0x14): a 0x10-byte head and whole ULONG hook ids (else STATUS_INVALID_PARAMETER);
+//    more than 4 -> STATUS_INVALID_PARAMETER (model choice: the limit is SECHOST's wrapper's).
+//  - context registers (0x1B): at least 0x14 bytes, whole ULONGs after them (else
+//    STATUS_INVALID_PARAMETER); SeSystemProfilePrivilege checked before the logger; RegisterTypes must
+//    be 3, at most 8 hooks (else STATUS_INVALID_PARAMETER).
+//  - NtTraceControl 0x25 (periodic capture state): at least 12 bytes; ProviderCount > 16, a frequency of
+//    1-4 s, providers with a frequency of 0 or a frequency without providers, or a length other than
+//    12 + 16 x ProviderCount -> STATUS_INVALID_PARAMETER; an unknown logger -> STATUS_INVALID_PARAMETER
+//    (EtwpUpdatePeriodicCaptureState); frequency 0 with no providers clears.
+//  - NtTraceControl 0x29 (binary tracking), 0x2A (max loggers), 0x2B (max PMC counters), 0x2C (stream
+//    count: input exactly 8 bytes), 0x2D (counter owners: needs SeSystemProfilePrivilege; buffer >= 8 +
+//    12 x max counters), 0x2E (PMC sessions: the size needed is reported; hook ids are USHORTs in 4-byte
+//    slots, upper halves zero).
+// Model choices (no public source; docs/choices.md): an output shorter than 4 bytes ->
+// STATUS_BUFFER_TOO_SMALL with the size needed; 8 processors, each logger emitting one stream per
+// processor; counter owners: counters held outside ETW (set_external_owner, e.g. a hypervisor) first,
+// then each logger's PMC counters (tagged-with-source, tag = logger id), the rest free.
 #pragma once
 
 #include <cstddef>
@@ -97,34 +108,35 @@ public:
                c == static_cast<std::uint32_t>(kernel_class::unified_stack_caching) ||
                c == static_cast<std::uint32_t>(kernel_class::context_register);
     }
-    /// The request's shape, checked before the logger is looked up.
-    static std::int32_t system_shape(std::uint32_t c, std::uint32_t length) noexcept {
+    /// What the kernel checks before it looks the logger up: the request's shape, stack caching's
+    /// Enabled, the context-register privilege (EtwSetPerformanceTraceInformation's order).
+    static std::int32_t system_shape(std::uint32_t c, void const* buf, std::uint32_t length, bool privilege) noexcept {
         if (length < sizeof(kernel_request_header)) return ntstatus::info_length_mismatch;
         if (c == static_cast<std::uint32_t>(kernel_class::stack_caching) ||
-            c == static_cast<std::uint32_t>(kernel_class::unified_stack_caching))
-            return length == sizeof(kernel_stack_caching_request) ? ntstatus::success : ntstatus::info_length_mismatch;
+            c == static_cast<std::uint32_t>(kernel_class::unified_stack_caching)) {
+            if (length != sizeof(kernel_stack_caching_request)) return ntstatus::info_length_mismatch;
+            return detail::load<kernel_stack_caching_request>(buf).enabled == 0 ? ntstatus::not_supported : ntstatus::success;
+        }
         if (c == static_cast<std::uint32_t>(kernel_class::last_branch_configuration))
-            return length == sizeof(kernel_lbr_configuration_request) ? ntstatus::success : ntstatus::info_length_mismatch;
+            return length >= sizeof(kernel_lbr_configuration_request) ? ntstatus::success : ntstatus::info_length_mismatch;
         if (c == static_cast<std::uint32_t>(kernel_class::context_register)) {
-            if (length < context_hooks_at || (length - context_hooks_at) % 4 != 0) return ntstatus::info_length_mismatch;
-            return (length - context_hooks_at) / 4 > limits::max_context_register_events ? ntstatus::invalid_parameter
-                                                                                          : ntstatus::success;
+            if (length < context_hooks_at) return ntstatus::info_length_mismatch;
+            if ((length - context_hooks_at) % 4 != 0) return ntstatus::invalid_parameter;
+            return privilege ? ntstatus::success : ntstatus::privilege_not_held;
         }
         // last-branch event list
-        if ((length - sizeof(kernel_request_header)) % 4 != 0) return ntstatus::info_length_mismatch;
-        return (length - sizeof(kernel_request_header)) / 4 > limits::max_lbr_events ? ntstatus::invalid_parameter
-                                                                                     : ntstatus::success;
+        return (length - sizeof(kernel_request_header)) % 4 != 0 ? ntstatus::invalid_parameter : ntstatus::success;
     }
-    std::int32_t set_system(std::uint32_t c, void const* buf, std::uint32_t length, std::uint16_t logger_id,
-                            bool privilege) noexcept {
+    /// The request once the logger is known (system_shape passed).
+    std::int32_t set_system(std::uint32_t c, void const* buf, std::uint32_t length, std::uint16_t logger_id) noexcept {
         auto const* p = static_cast<unsigned char const*>(buf);
         logger& l = loggers_[slot(logger_id)];
         if (c == static_cast<std::uint32_t>(kernel_class::stack_caching) ||
             c == static_cast<std::uint32_t>(kernel_class::unified_stack_caching)) {
             stack_cache& s = c == static_cast<std::uint32_t>(kernel_class::stack_caching) ? l.classic : l.unified;
             auto const r = detail::load<kernel_stack_caching_request>(p); // the length was checked: system_shape
-            if (r.enabled == 0) return ntstatus::not_supported;
-            if (s.enabled) return ntstatus::wmi_already_enabled;
+            // one cache slot per logger (EtwpEnableStackCaching): classic then unified is a second enable
+            if (l.classic.enabled || l.unified.enabled) return ntstatus::wmi_already_enabled;
             s.enabled = true;
             s.cache_size = clamp(r.cache_size, limits::stack_cache_min_bytes, limits::stack_cache_max_bytes);
             s.bucket_count = clamp(r.bucket_count, limits::stack_cache_min_buckets, limits::stack_cache_max_buckets);
@@ -138,7 +150,7 @@ public:
             return ntstatus::success;
         }
         if (c == static_cast<std::uint32_t>(kernel_class::context_register)) {
-            if (!privilege) return ntstatus::privilege_not_held;
+            if ((length - context_hooks_at) / 4 > limits::max_context_register_events) return ntstatus::invalid_parameter;
             if (load32(p, offsetof(kernel_context_register_request, register_types)) != context_registers::both)
                 return ntstatus::invalid_parameter;
             l.context_register_types = context_registers::both;
@@ -146,6 +158,7 @@ public:
             std::memcpy(l.context_hooks, p + context_hooks_at, 4 * l.context_hook_count);
             return ntstatus::success;
         }
+        if ((length - sizeof(kernel_request_header)) / 4 > limits::max_lbr_events) return ntstatus::invalid_parameter;
         l.lbr_event_count = (length - sizeof(kernel_request_header)) / 4;
         std::memcpy(l.lbr_events, p + sizeof(kernel_request_header), 4 * l.lbr_event_count);
         return ntstatus::success;
@@ -170,13 +183,17 @@ public:
             using capture = kernel_periodic_capture_request<1>;
             constexpr std::uint32_t head = offsetof(capture, providers);
             if (in == nullptr || in_length < head) return ntstatus::invalid_parameter;
+            // NtTraceControl's checks (its listing, in this order), then EtwpUpdatePeriodicCaptureState's
             auto const count = detail::load<std::uint16_t>(p, offsetof(capture, provider_count));
             if (count > limits::max_periodic_capture_providers) return ntstatus::invalid_parameter;
+            std::uint32_t const frequency = load32(p, offsetof(capture, frequency_seconds));
+            if (frequency != 0 && frequency < limits::min_periodic_capture_seconds) return ntstatus::invalid_parameter;
+            if ((count != 0) != (frequency != 0)) return ntstatus::invalid_parameter; // providers need a frequency
             if (in_length != capture::length_for(count)) return ntstatus::invalid_parameter;
             auto const id = static_cast<std::uint16_t>(load32(p, offsetof(capture, logger_id)));
-            if (!k.logger_exists(id)) return ntstatus::wmi_instance_not_found;
+            if (!k.logger_exists(id)) return ntstatus::invalid_parameter; // not STATUS_WMI_INSTANCE_NOT_FOUND
             logger& l = loggers_[slot(id)];
-            l.capture_frequency = load32(p, offsetof(capture, frequency_seconds));
+            l.capture_frequency = frequency;
             l.capture_provider_count = count;
             std::memcpy(l.capture_providers, p + head, sizeof(guid) * count);
             return ntstatus::success;
@@ -202,7 +219,11 @@ public:
         case trace_control::pmc_counter_owners: {
             if (!k.privilege()) return ntstatus::privilege_not_held;
             std::uint32_t const max = k.max_pmc_counters();
-            auto const needed = static_cast<std::uint32_t>(pmc_owners_head_size + pmc_owner_record_size * max);
+            // 64-bit: 8 + 12 x max wrapped in 32 bits for a large max-counter setting and the model wrote
+            // past a small buffer. A size no ULONG can state is refused (model choice).
+            std::uint64_t const needed64 = pmc_owners_head_size + std::uint64_t{pmc_owner_record_size} * max;
+            if (needed64 > 0xFFFFFFFFULL) return ntstatus::insufficient_resources;
+            auto const needed = static_cast<std::uint32_t>(needed64);
             if (in == nullptr || in_length < 4) return ntstatus::invalid_parameter;
             if (load32(p, 0) >= processors) return ntstatus::invalid_parameter;
             *returned = needed;
@@ -210,6 +231,7 @@ public:
             pmc_owner owners[max_counters_modelled] = {};
             owners_of(k, max, owners);
             auto* o = static_cast<unsigned char*>(out);
+            std::memset(o + 4, 0, needed - 4); // counters past those modelled are free (zero records)
             store32(o, 4, max);
             for (std::uint32_t i = 0; i < max && i < max_counters_modelled; ++i) {
                 store32(o, 8 + 12 * i, static_cast<std::uint32_t>(owners[i].type));

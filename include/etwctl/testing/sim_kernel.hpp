@@ -10,11 +10,13 @@
 //    EVENT_TRACE_SYSTEM_LOGGER_MODE -> else STATUS_INVALID_PARAMETER; at most 8 such loggers.
 //  - per logger: PERFINFO_GROUPMASK (aliases normalized as the kernel reports them), the stack-tracing
 //    hook list (replaced on each set, <= 256), PMC event list (<= 4) and counter list (1..max counters),
-//    each settable once (STATUS_WMI_ALREADY_ENABLED), the profile-source config (1..4), a disallow list.
-//  - machine-global: the profile interval of each source, clamped to the source's [min, max] from a
-//    configurable profile-source list (default: a typical Intel machine), and SeSystemProfilePrivilege
-//    (not held -> STATUS_PRIVILEGE_NOT_HELD for PERF_PROFILE / PERF_PMC_PROFILE, profile config, PMC
-//    counters and interval setting).
+//    each settable once (STATUS_WMI_ALREADY_ENABLED), a disallow list.
+//  - machine-global: the profile-source config (1..4; the kernel's handler reads no logger), the profile
+//    interval of each source, clamped to the source's [min, max] from a configurable profile-source list
+//    (default: a typical Intel machine), SeSystemProfilePrivilege (not held ->
+//    STATUS_PRIVILEGE_NOT_HELD for PERF_PROFILE / PERF_PMC_PROFILE, profile config, PMC counters and
+//    interval setting) and the caller's membership of Administrators or Performance Log Users (custom
+//    hardware counters).
 //  - provider registrations with EventSetInformation's checks (bad handle, class 0/2/3 rules, traits
 //    well-formed and set only once, classic registrations refused).
 //  - every request recorded (function, class or code, status, the exact input bytes); a chosen NTSTATUS
@@ -189,8 +191,22 @@ public:
     }
     bool session_available(session_function f) const noexcept { return (missing_session_ & (1U << static_cast<unsigned>(f))) == 0; }
 
-    void set_privilege(bool held) noexcept { privilege_ = held; }
+    /// SeSystemProfilePrivilege enabled (what the kernel's checks see). Starts enabled.
+    void set_privilege(bool enabled) noexcept { privilege_ = enabled; }
     bool privilege() const noexcept { return privilege_; }
+    /// Whether the token holds the privilege at all (an elevated process): what enabling it needs.
+    void set_privilege_held(bool held) noexcept { privilege_held_ = held; }
+    /// kernel_with_privileges: enables the privilege if the token holds it (0), else
+    /// ERROR_NOT_ALL_ASSIGNED and nothing changes, as AdjustTokenPrivileges answers.
+    std::uint32_t enable_system_profile_privilege() noexcept {
+        if (!privilege_held_) return win32::not_all_assigned;
+        privilege_ = true;
+        return win32::success;
+    }
+    /// Whether the caller is in Administrators or Performance Log Users (EtwpUserInAdminOrLogUsersGroup):
+    /// what adding and removing custom hardware counters check, instead of a privilege.
+    void set_admin_or_log_users(bool member) noexcept { admin_or_log_users_ = member; }
+    bool admin_or_log_users() const noexcept { return admin_or_log_users_; }
 
     /// Replaces the machine's profile-source list; intervals reset to each source's default.
     /// Refuses (returns false, changes nothing) more than max_profile_sources_known sources or a name
@@ -232,9 +248,11 @@ public:
     }
 
     // ---- custom profile sources (kernel classes 0x15 add / 0x16 remove, Windows 10 1803+) ----------
-    // The kernel's own checks are not public; the model (model choices, docs/choices.md): both need
-    // SeSystemProfilePrivilege (STATUS_PRIVILEGE_NOT_HELD). Add: fewer than 0x24 bytes ->
-    // STATUS_INFO_LENGTH_MISMATCH; Version other than 2 or 3, or a description that is empty or has no
+    // The kernel's own checks (public decompiled listings of EtwSetPerformanceTraceInformation): both want
+    // the caller in Administrators or Performance Log Users (EtwpUserInAdminOrLogUsersGroup; not
+    // SeSystemProfilePrivilege) -> else STATUS_ACCESS_DENIED. Add: a length outside 36..544 bytes ->
+    // STATUS_INFO_LENGTH_MISMATCH; Version other than 2 or 3 -> STATUS_REVISION_MISMATCH. The rest is
+    // the model (model choices, docs/choices.md): a description that is empty or has no
     // NUL inside the request -> STATUS_INVALID_PARAMETER; a description already in the list ->
     // STATUS_OBJECT_NAME_COLLISION; more than max_custom_sources (or a full list) ->
     // STATUS_INSUFFICIENT_RESOURCES. The new source takes the highest id + 1, bounds [pmc_min, pmc_max]
@@ -309,10 +327,9 @@ public:
         auto const* l = system_state(id);
         return l ? std::span<std::uint32_t const>(l->pmc_counters, l->pmc_counter_count) : std::span<std::uint32_t const>{};
     }
-    std::span<std::uint32_t const> profile_config(std::uint16_t id) const noexcept {
-        auto const* l = system_state(id);
-        return l ? std::span<std::uint32_t const>(l->config, l->config_count) : std::span<std::uint32_t const>{};
-    }
+    /// The machine's profile-source configuration (TraceProfileSourceConfigInfo): one for the machine,
+    /// whatever session handle the request carried (the kernel does not read it).
+    std::span<std::uint32_t const> profile_config() const noexcept { return {config_, config_count_}; }
     std::span<guid const> disallow_list(std::uint16_t id) const noexcept {
         auto const* r = sessions_.find(id);
         if (!r || r->disallow_slot == no_slot) return {};
@@ -479,8 +496,6 @@ private:
         std::uint32_t pmc_counters[16] = {};
         std::size_t pmc_counter_count = 0;
         bool pmc_counters_set = false;
-        std::uint32_t config[limits::max_profile_sources] = {};
-        std::size_t config_count = 0;
     };
     /// A disallow list (TraceSetDisallowList): any logger may have one; max_disallow_lists at once.
     struct disallow_state {
@@ -707,10 +722,10 @@ private:
         auto const* ids = static_cast<unsigned char const*>(buf) + sizeof(kernel_request_header);
         if (cls == profile_source_add_class) return add_custom_source(buf, length);
         if (current_windows_model::owns_system_class(u32(buf, 0))) {
-            if (auto s = current_windows_model::system_shape(u32(buf, 0), length); s < 0) return s;
+            if (auto s = current_windows_model::system_shape(u32(buf, 0), buf, length, privilege_); s < 0) return s;
             logger_state* l = nullptr;
-            if (auto s = resolve(u64(buf, 8), true, l); s < 0) return s;
-            return newer_.set_system(u32(buf, 0), buf, length, l->id, privilege_);
+            if (auto s = resolve(u64(buf, 8), false, l); s < 0) return s; // any session: no system-logger check
+            return newer_.set_system(u32(buf, 0), buf, length, l->id);
         }
         if (cls == profile_source_remove_class) return remove_custom_source(buf, length);
         switch (cls) {
@@ -741,16 +756,18 @@ private:
             return ntstatus::success;
         }
         case event_trace_information_class::profile_config: {
+            // The kernel's handler (EtwSetPerformanceTraceInformation, class 0x0C, public listings) never
+            // reads the TraceHandle: it checks the length, access to SystemTraceControlGuid,
+            // SeSystemProfilePrivilege and the count, then sets the machine's profile sources
+            // (EtwpSetPmcProfileSource). So it works before any session exists, at handle 0.
             std::size_t n = 0;
             if (auto s = list_shape(req, n); s < 0) return s;
-            if (n == 0 || n > limits::max_profile_sources) return ntstatus::invalid_parameter;
-            logger_state* l = nullptr;
-            if (auto s = resolve(req.trace_handle, true, l); s < 0) return s;
             if (!privilege_) return ntstatus::privilege_not_held;
+            if (n == 0 || n > limits::max_profile_sources) return ntstatus::invalid_parameter; // 0: model choice
             for (std::size_t i = 0; i < n; ++i)
-                if (source_index(u32(ids, 4 * i)) == source_count_) return ntstatus::not_supported;
-            std::memcpy(l->config, ids, 4 * n);
-            l->config_count = n;
+                if (source_index(u32(ids, 4 * i)) == source_count_) return ntstatus::not_supported; // model choice
+            std::memcpy(config_, ids, 4 * n);
+            config_count_ = n;
             return ntstatus::success;
         }
         case event_trace_information_class::profile_event_list: {
@@ -994,7 +1011,11 @@ private:
     profile_source_desc sources_[max_profile_sources_known] = {};
     std::uint32_t intervals_[max_profile_sources_known] = {};
     std::size_t source_count_ = 0;
+    std::uint32_t config_[limits::max_profile_sources] = {};
+    std::size_t config_count_ = 0;
     bool privilege_ = true;
+    bool privilege_held_ = true;
+    bool admin_or_log_users_ = true;
     std::uint32_t max_pmc_counters_ = limits::max_pmc_counters;
     std::uint32_t kernel_version_ = default_kernel_version;
     std::uint32_t missing_ = 0;
@@ -1028,11 +1049,11 @@ private:
         return false;
     }
     std::int32_t add_custom_source(void const* buf, std::uint32_t length) noexcept {
-        if (!privilege_) return ntstatus::privilege_not_held;
-        if (length < profile_add_min_length) return ntstatus::info_length_mismatch;
+        if (!admin_or_log_users_) return ntstatus::access_denied;
+        if (length < profile_add_min_length || length > profile_add_max_length) return ntstatus::info_length_mismatch;
         auto const* p = static_cast<unsigned char const*>(buf);
         std::uint8_t const version = p[4];
-        if (version != profile_add_version_2 && version != profile_add_version_3) return ntstatus::invalid_parameter;
+        if (version != profile_add_version_2 && version != profile_add_version_3) return ntstatus::revision_mismatch;
         char name[profile_add_description_capacity + 1] = {};
         std::size_t n = 0;
         bool terminated = false;
@@ -1070,7 +1091,7 @@ private:
         return ntstatus::success;
     }
     std::int32_t remove_custom_source(void const* buf, std::uint32_t length) noexcept {
-        if (!privilege_) return ntstatus::privilege_not_held;
+        if (!admin_or_log_users_) return ntstatus::access_denied;
         if (length != sizeof(kernel_profile_remove_request)) return ntstatus::info_length_mismatch;
         std::uint32_t const id = u32(buf, 4);
         std::size_t const i = source_index(id);
@@ -1089,6 +1110,7 @@ private:
 
 static_assert(etwctl::kernel<kernel>);
 static_assert(etwctl::kernel_with_availability<kernel>);
+static_assert(etwctl::kernel_with_privileges<kernel>);
 
 } // namespace sim
 ETWCTL_END_NAMESPACE

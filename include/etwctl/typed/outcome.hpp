@@ -43,36 +43,46 @@ ETWCTL_COLD std::error_code class_missing(std::int32_t status) noexcept {
                 C::row.sdk_name, static_cast<std::uint32_t>(status));
 }
 
-/// The context of a kernel refusal of a typed set: what the status means for this class (cold). The
-/// session is not named (keeping it for this path would cost the successful call a saved register);
-/// the caller knows which session it passed.
-template <class C>
+/// The context of a kernel refusal of a typed set (or, with Query, a typed query): what the status means
+/// for this class (cold). The session is not named (keeping it for this path would cost the successful
+/// call a saved register); the caller knows which session it passed.
+template <class C, bool Query = false>
 ETWCTL_COLD std::error_code kernel_refused(std::int32_t status) noexcept {
     std::error_code const ec = ntstatus_error_code(status);
     if constexpr (requires { C::row; }) {
         if (lacks_class<C>(status)) return class_missing<C>(status);
-        constexpr request_kind kind = C::row.set.request;
-        if (status == ntstatus::invalid_parameter && (kind == request_kind::hook_list || kind == request_kind::group_mask))
+        constexpr request_kind kind = Query ? C::row.query.request : C::row.set.request;
+        if (!Query && status == ntstatus::invalid_parameter &&
+            (kind == request_kind::hook_list || kind == request_kind::group_mask))
             return fail(ec,
                         "the kernel refused set<{name}> for this session (STATUS_INVALID_PARAMETER): stack walk and "
                         "kernel flags need a system logger; start the session with EVENT_TRACE_SYSTEM_LOGGER_MODE (or use "
                         "the NT Kernel Logger)",
                         C::name);
         if (status == ntstatus::wmi_instance_not_found)
-            return fail(ec, "set<{name}>: no such session (stopped, or not a TRACEHANDLE from StartTrace)", C::name);
+            return fail(ec,
+                        Query ? "query<{name}>: no such session (stopped, or not a TRACEHANDLE from StartTrace)"
+                              : "set<{name}>: no such session (stopped, or not a TRACEHANDLE from StartTrace)",
+                        C::name);
         if (status == ntstatus::privilege_not_held)
-            return fail(ec, "set<{name}>: the kernel wants SeSystemProfilePrivilege (run elevated and enable it)", C::name);
-        if (status == ntstatus::wmi_already_enabled)
+            return fail(ec,
+                        Query ? "query<{name}>: the kernel wants SeSystemProfilePrivilege: run elevated and enable it "
+                                "(etwctl::enable_system_profile_privilege(k), etwctl/kernel/privilege.hpp)"
+                              : "set<{name}>: the kernel wants SeSystemProfilePrivilege: run elevated and enable it "
+                                "(etwctl::enable_system_profile_privilege(k), etwctl/kernel/privilege.hpp)",
+                        C::name);
+        if (!Query && status == ntstatus::wmi_already_enabled)
             return fail(ec, "set<{name}> can be applied once per session, and this session already has it", C::name);
     }
-    return fail(ec, "the kernel refused set<{name}>: {status}", C::name, static_cast<std::uint32_t>(status));
+    return fail(ec, Query ? "the kernel refused query<{name}>: {status}" : "the kernel refused set<{name}>: {status}",
+                C::name, static_cast<std::uint32_t>(status));
 }
 
-template <class C, class... Args>
+template <class C, bool Query = false, class... Args>
 std::error_code to_error_code(outcome o, Args const&...) noexcept { // by value: a register, not memory
     if (o.ok()) [[likely]] return no_error();
-    if (o.broken != rule::ok) return make_error_code(o.broken);
-    return kernel_refused<C>(o.status); // only the status crosses to the cold path (a register)
+    if (o.broken != rule::ok) return failed(make_error_code(o.broken)); // keeps the detail this call noted
+    return kernel_refused<C, Query>(o.status); // only the status crosses to the cold path (a register)
 }
 template <class C, class... Args>
 std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcept {
@@ -83,9 +93,8 @@ std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcep
 template <class C>
 std::error_code query_error(outcome o) noexcept {
     if (o.ok()) [[likely]] return no_error();
-    if (o.broken != rule::ok) return make_error_code(o.broken);
-    if (lacks_class<C>(o.status)) return class_missing<C>(o.status);
-    return ntstatus_error_code(o.status);
+    if (o.broken != rule::ok) return failed(make_error_code(o.broken));
+    return kernel_refused<C, true>(o.status); // its refusals are described as query<C>, not set<C>
 }
 
 } // namespace detail

@@ -10,6 +10,7 @@
 //   query<stream_count>(k, session)                         -> result<std::uint32_t>  (23)
 //   query<pmc_counter_owners>(k, storage[, processor])      -> result<pmc_owner_view>   (25; pmc_views.hpp)
 //   query<pmc_session_information>(k, storage)              -> result<pmc_session_view> (27)
+//   query<periodic_capture_state>(k)                        -> result<periodic_capture_limits> (17, no kernel call)
 // Machine-global classes take no session. Results are values or views into the caller's storage,
 // never heap memory; replies are checked before they are used (profile_source_list.hpp). Storage of any
 // size is accepted (std::size_t throughout; the kernel is offered at most 4 GiB - 1). Each querier calls
@@ -121,6 +122,15 @@ result<std::uint32_t> query_ulong(K& k, void const* in, std::uint32_t in_length)
     if (returned < sizeof value) return rule::kernel_reply_malformed;
     return value;
 }
+
+template <>
+struct querier<periodic_capture_state> {
+    /// No kernel call: the limits the kernel enforces (classes/info_classes.hpp's row, docs/choices.md).
+    template <kernel K>
+    static result<periodic_capture_limits> apply(K&) noexcept {
+        return periodic_capture_limits{};
+    }
+};
 
 template <>
 struct querier<max_loggers> {

@@ -62,6 +62,14 @@ namespace detail {
 template <class>
 inline constexpr bool dependent_false = false;
 
+/// Whether the last argument is a plain number (an int where an interval was wanted).
+template <class... A>
+constexpr bool last_is_number() noexcept {
+    bool r = false;
+    ((r = std::is_arithmetic_v<std::remove_cvref_t<A>>), ...);
+    return r;
+}
+
 template <class T>
 inline constexpr bool is_hook_list = false;
 template <std::size_t N>
@@ -110,10 +118,19 @@ ETWCTL_INLINE_ALWAYS rule check_list_count(std::size_t n) noexcept {
     constexpr direction_rules const& d = C::row.set;
     rule const r = validate::check_count(d, n);
     if (r != rule::ok) [[unlikely]]
-        (void)fail(r, n == 0 ? std::string_view("set<{name}>: an empty list; give 1 to {high}")
+        note_failure(r, n == 0 ? std::string_view("set<{name}>: an empty list; give 1 to {high}")
                              : std::string_view("set<{name}>: {value} elements, the kernel accepts at most {high}"),
                    C::name, n, 0, d.max_count);
     return r;
+}
+
+/// The context of rule::event_guid_not_kernel_group (cold).
+template <class C>
+ETWCTL_COLD void note_unknown_group(std::size_t index) noexcept {
+    note_failure(make_error_code(rule::event_guid_not_kernel_group),
+                 "set<{name}>: event {value} of the list has an EventGuid that is no kernel group's (SECHOST would drop "
+                 "it silently; a list of only such events would be sent empty); nothing was sent",
+                 C::name, index);
 }
 
 /// The shared body of every list class: the count checked, then the row's request, built from the
@@ -127,7 +144,13 @@ ETWCTL_INLINE_ALWAYS outcome send_list(K& k, session_handle session, R const& li
     auto const* data = std::ranges::data(list);
     if constexpr (d.request == request_kind::hook_list) {
         if constexpr (is_hook_list<std::remove_cvref_t<R>>) return send_hook_list(k, d.kernel_code, session.value, list);
-        else return send_hook_list<d.max_count>(k, d.kernel_code, session.value, data, n);
+        else if constexpr (std::same_as<element_of<R>, hook_id>) return send_hook_list<d.max_count>(k, d.kernel_code, session.value, data, n);
+        else { // events: one whose GUID is no kernel group's is refused, not dropped as SECHOST drops it
+            outcome const o = send_hook_list<d.max_count, true>(k, d.kernel_code, session.value, data, n);
+            if (o.broken == rule::event_guid_not_kernel_group) [[unlikely]]
+                note_unknown_group<C>(first_unknown_group(data, n));
+            return o;
+        }
     } else if constexpr (d.request == request_kind::ulong_list) {
         static_assert(sizeof(*data) == 4);
         return send_ulong_list<d.max_count>(k, d.kernel_code, session.value, data, n);
@@ -175,13 +198,15 @@ struct setter<system_trace_enable_flags> {
 /// The interval's context when it is out of the source's bounds (cold).
 template <class = void>
 ETWCTL_COLD std::error_code interval_out_of_bounds(std::uint32_t source, std::uint32_t value, interval_bounds b) noexcept {
-    return fail(rule::interval_out_of_bounds,
+    std::error_code const ec = make_error_code(rule::interval_out_of_bounds);
+    note_failure(ec,
                 source == 0 ? std::string_view("interval {value} (100 ns units) is outside the timer's [{low}, {high}]; "
                                                "pass a value in range, or timer_bounds.clamp(v) to accept the kernel's clamp")
                             : std::string_view("interval {value} events is outside this hardware counter's [{low}, "
                                                "{high}] (its MinInterval and MaxInterval in the profile-source list); "
                                                "pass a value in range, or bounds.clamp(v) to accept the kernel's clamp"),
                 source == 0 ? std::string_view("Timer") : std::string_view("hardware counter"), value, b.min, b.max);
+    return ec; // noted: the caller hands it out through failed() (directly, or as an outcome)
 }
 
 template <>
@@ -214,8 +239,7 @@ struct setter<sampled_profile_interval> {
                         "the timer takes a time interval (profile_interval, 100 ns units), not a counter_interval", "Timer");
         if (!bounds.contains(interval.count())) [[unlikely]] {
             auto const ec = interval_out_of_bounds(static_cast<std::uint32_t>(source), interval.count(), bounds);
-            error_detail_slot().high = bounds.max;
-            return ec;
+            return failed(ec);
         }
         return set_interval(k, static_cast<std::uint32_t>(source), interval.count()).code();
     }
@@ -288,7 +312,7 @@ struct setter<disallow_list> {
 /// TRACE_STACK_CACHING_INFO for class 24 or 26: the values inside the kernel's clamps, then the request.
 template <class C, kernel K>
 std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
-    if (!stack_cache_size_bounds.contains(size.bytes)) [[unlikely]]
+    if (size.bytes < stack_cache_size_bounds.min || size.bytes > stack_cache_size_bounds.max) [[unlikely]]
         return fail(rule::stack_cache_out_of_bounds,
                     "set<{name}>: a cache of {value} bytes is outside the kernel's [{low}, {high}] (3 to 50 MiB); pass "
                     "a size in range, or stack_cache_size{stack_cache_size_bounds.clamp(bytes)} to accept the clamp",
@@ -298,7 +322,8 @@ std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size s
                     "set<{name}>: {value} buckets is outside the kernel's [{low}, {high}]; pass a count in range, or "
                     "stack_cache_buckets{stack_cache_bucket_bounds.clamp(n)} to accept the clamp",
                     C::name, buckets.count, stack_cache_bucket_bounds.min, stack_cache_bucket_bounds.max);
-    return to_error_code<C>(send_stack_caching(k, C::row.set.kernel_code, session.value, 1, size.bytes, buckets.count));
+    return to_error_code<C>(send_stack_caching(k, C::row.set.kernel_code, session.value, 1,
+                                               static_cast<std::uint32_t>(size.bytes), buckets.count)); // in bounds: fits
 }
 
 template <>
@@ -334,7 +359,7 @@ struct setter<lbr_event_list> {
             static_assert(extent_of<R> <= limits::max_lbr_events,
                           "etwctl::set<lbr_event_list>: at most 4 events (TRACE_LBR_MAXIMUM_EVENTS)");
         std::size_t const n = std::ranges::size(hooks);
-        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return make_error_code(r);
+        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return failed(make_error_code(r));
         constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
         return to_error_code<lbr_event_list>(
             send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
@@ -351,9 +376,12 @@ struct setter<context_register> {
             static_assert(extent_of<R> <= limits::max_context_register_events,
                           "etwctl::set<context_register>: at most 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)");
         std::size_t const n = std::ranges::size(hooks);
-        if (rule const r = check_list_count<context_register>(n); r != rule::ok) return make_error_code(r);
-        return to_error_code<context_register>(
-            send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n));
+        if (rule const r = check_list_count<context_register>(n); r != rule::ok) return failed(make_error_code(r));
+        outcome const o = send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n, true);
+        if constexpr (event_range<R>)
+            if (o.broken == rule::event_guid_not_kernel_group) [[unlikely]]
+                note_unknown_group<context_register>(first_unknown_group(std::ranges::data(hooks), n));
+        return to_error_code<context_register>(o);
     }
 };
 
@@ -367,13 +395,25 @@ struct setter<session_binary_tracking> {
 
 template <>
 struct setter<periodic_capture_state_list> {
+    /// The kernel's rules (NtTraceControl EtwUpdatePeriodicCaptureState): a frequency of at least 5 s,
+    /// and providers with it; checked here so the call does not fail with a bare STATUS_INVALID_PARAMETER.
     template <kernel K, guid_range R>
     static std::error_code apply(K& k, session_handle session, capture_frequency frequency, R const& providers) noexcept {
         if constexpr (extent_of<R> != std::dynamic_extent)
             static_assert(extent_of<R> <= limits::max_periodic_capture_providers,
                           "etwctl::set<periodic_capture_state_list>: at most 16 providers");
         std::size_t const n = std::ranges::size(providers);
-        if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return make_error_code(r);
+        if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return failed(make_error_code(r));
+        if (n == 0) [[unlikely]]
+            return fail(rule::periodic_capture_frequency,
+                        "set<{name}>: a capture every {value} s for no provider; the kernel refuses a frequency without "
+                        "providers. To clear, call set<{name}>(k, session)",
+                        periodic_capture_state_list::name, frequency.seconds);
+        if (frequency.seconds < limits::min_periodic_capture_seconds) [[unlikely]]
+            return fail(rule::periodic_capture_frequency,
+                        "set<{name}>: a capture every {value} s is below the kernel's minimum of {low} s (query<"
+                        "periodic_capture_state> reports it); pass at least {low}",
+                        periodic_capture_state_list::name, frequency.seconds, limits::min_periodic_capture_seconds);
         static_assert(sizeof(*std::ranges::data(providers)) == 16);
         return to_error_code<periodic_capture_state_list>(
             send_periodic_capture(k, session.value, frequency.seconds, std::ranges::data(providers), n));
@@ -389,7 +429,7 @@ struct setter<periodic_capture_state_list> {
 template <kernel K>
 std::error_code event_set(K& k, registration_handle reg, event_info_class c, void const* info, std::uint32_t length) noexcept {
     auto const cls = static_cast<std::uint32_t>(c);
-    if (rule r = validate::event_set_information(cls, info, length); r != rule::ok) return make_error_code(r);
+    if (rule r = validate::event_set_information(cls, info, length); r != rule::ok) return failed(make_error_code(r));
     std::uint32_t const e = k.event_set_information(reg.value, cls, info, length);
     return e == 0 ? no_error() : win32_error_code(e);
 }
@@ -411,7 +451,7 @@ struct setter<provider_traits> {
     /// Traits from bytes: checked as the kernel checks them before anything is sent.
     template <kernel K>
     static std::error_code apply(K& k, registration_handle reg, std::span<std::byte const> traits) noexcept {
-        if (rule r = check_provider_traits(traits); r != rule::ok) return make_error_code(r);
+        if (rule r = check_provider_traits(traits); r != rule::ok) return failed(make_error_code(r));
         return event_set(k, reg, event_info_class::provider_set_traits, traits.data(),
                          static_cast<std::uint32_t>(traits.size()));
     }
@@ -451,7 +491,12 @@ template <info_tag C, kernel K, class... Args>
         static_assert(!std::is_same_v<C, system_trace_enable_flags>,
                       "etwctl::set<system_trace_enable_flags>: wrong arguments; use "
                       "set<system_trace_enable_flags>(kernel, session, group_mask)");
-        static_assert(!std::is_same_v<C, sampled_profile_interval>,
+        static_assert(!std::is_same_v<C, sampled_profile_interval> || !detail::last_is_number<Args...>(),
+                      "etwctl::set<sampled_profile_interval>: the interval is a bare number, which has no unit; write "
+                      "timer_interval<1250> (100 ns units, checked at compile time), 1250_100ns, 8_kHz or "
+                      "sampling_rate<8000>, std::chrono::microseconds(125), or for a hardware counter "
+                      "counter_interval{N} / 65536_events");
+        static_assert(!std::is_same_v<C, sampled_profile_interval> || detail::last_is_number<Args...>(),
                       "etwctl::set<sampled_profile_interval>: wrong arguments; the interval is machine-global and takes "
                       "no session: use set<sampled_profile_interval>(kernel, profile_source, profile_interval)");
         static_assert(!std::is_same_v<C, profile_source_config>,

@@ -42,15 +42,18 @@ struct disallow_list : named_trace_tag<trace_info_class::set_disallow_list, "dis
 struct disallow_list_query : named_trace_tag<trace_info_class::disallow_list_query, "disallow_list_query"> {};
 struct version : named_trace_tag<trace_info_class::version, "version"> {};
 
-// The classes later releases added (16-28). Class 17 (TracePeriodicCaptureStateInfo) has no tag: its
-// caller-side output is public but no public source says what request SECHOST sends for it
-// (docs/choices.md).
+// The classes later releases added (16-28). Class 17 (TracePeriodicCaptureStateInfo) reports the
+// system's periodic-capture limits. No kernel request exists for it (no NtTraceControl code queries
+// periodic capture state): query<periodic_capture_state>(k) answers with the limits the kernel's handler
+// enforces (a frequency of 0 or at least 5 s, at most 16 providers; docs/choices.md gives the sources
+// and how certain each part is).
 // Naming: the EventSetInformation class EventProviderBinaryTrackInfo already owns the tag
 // `provider_binary_tracking` (per provider registration, no payload). TRACE_INFO_CLASS 18
 // (TraceProviderBinaryTracking) is a different request on a different object: it switches binary
 // tracking on or off for a whole trace session (NtTraceControl 0x29 with the logger id). Its tag is
 // `session_binary_tracking`, named after what it acts on, so neither call can be mistaken for the other.
 struct periodic_capture_state_list : named_trace_tag<trace_info_class::periodic_capture_state_list, "periodic_capture_state_list"> {};
+struct periodic_capture_state : named_trace_tag<trace_info_class::periodic_capture_state, "periodic_capture_state"> {};
 struct session_binary_tracking : named_trace_tag<trace_info_class::provider_binary_tracking, "session_binary_tracking"> {};
 struct max_loggers : named_trace_tag<trace_info_class::max_loggers_query, "max_loggers"> {};
 struct lbr_configuration : named_trace_tag<trace_info_class::lbr_configuration, "lbr_configuration"> {};

@@ -134,8 +134,8 @@ int cmd_stackcache(context const& ctx, tool_kernel& k, json_object& out) {
                      (unified ? " (kernel class 0x1A); TraceStackCachingInfo may be there: try without --unified" : " (kernel class 0x10)") + "; nothing was changed";
         } else if (ec == etwctl::ntstatus_error_code(etwctl::ntstatus::wmi_already_enabled)) {
             f.message = "stack caching" + std::string(unified ? " (unified)" : "") + " is already enabled for " + s.text;
-            f.hint = "it can be enabled once per session, and neither changed nor switched off: restart the session to use "
-                     "other values";
+            f.hint = "a session has one stack cache, classic or unified: it can be enabled once per session, and neither "
+                     "changed nor switched off; restart the session to use other values";
         }
         f.details.str("class", class_name);
         return report_failure(ctx, f);

@@ -7,12 +7,44 @@
 #include "etwctl/error.hpp"
 #include "etwctl/names/events.hpp"
 #include "etwctl/profiler/stack_walk_set.hpp"
+#include "etwctl/typed/query.hpp"
 
 #include "../names.hpp"
 #include "../session.hpp"
 #include "commands.hpp"
 
 namespace etwctl_tool {
+
+namespace {
+/// The events of a stack-walk list the session's group mask does not enable are accepted by the kernel
+/// and never recorded (issue 21 item 22): one warning each on stderr and in --json's "warnings", from the
+/// library's check (first_event_not_enabled) against the mask read back now. Not an error: the flags
+/// may still be set afterwards.
+void warn_disabled_events(context const& ctx, tool_kernel& k, session_arg const& s, std::string const& session_text,
+                          std::span<etwctl::hook_id const> events, json_object& out) {
+    if (events.empty()) return;
+    auto const mask = etwctl::query<etwctl::system_trace_enable_flags>(k, s.handle);
+    if (!mask) return; // the check needs the mask; the set itself succeeded
+    std::vector<std::string> warnings;
+    for (auto rest = events;;) {
+        auto const off = etwctl::first_event_not_enabled(*mask, rest);
+        if (!off) break;
+        rest = rest.subspan(off->index + 1);
+        std::string const name = event_list_text(std::span<etwctl::hook_id const>(&off->event, 1));
+        std::string const flag = flags_text(etwctl::group_mask(off->flag));
+        std::cerr << "etwctl: " << ctx.command << ": warning: " << name << " (" << hex(off->event.value, 4)
+                  << ") is never recorded: " << s.text << " does not enable " << flag << "; add it (etwctl flags "
+                  << session_text << " ...+" << flag << ", xperf -on ...+" << flag << ")\n";
+        warnings.push_back(json_object()
+                               .str("warning", "event_group_not_enabled")
+                               .str("hook", hex(off->event.value, 4))
+                               .str("name", name)
+                               .str("needs", flag)
+                               .text());
+    }
+    if (!warnings.empty()) out.raw("warnings", json_array(warnings));
+}
+} // namespace
 
 int cmd_stackwalk(context const& ctx, tool_kernel& k, json_object& out) {
     auto const& p = ctx.cl.positional;
@@ -60,6 +92,7 @@ int cmd_stackwalk(context const& ctx, tool_kernel& k, json_object& out) {
     if (!ctx.cl.json)
         std::cout << s.text << ": stack walk " << (set.empty() ? std::string("off") : event_list_text(set.span())) << " ("
                   << set.size() << (set.size() == 1 ? " event" : " events") << ")\n";
+    warn_disabled_events(ctx, k, s, p[1], set.span(), out);
     return exit_ok;
 }
 

@@ -60,9 +60,13 @@ etwctl_tool_test(stackcache_off RC 2 ARGS stackcache kernel off
                  STDERR "stack caching cannot be switched off: the kernel refuses Enabled = 0")
 etwctl_tool_test(stackcache_second_enable RC 3 SIM stack-cache=0xFFFF ARGS stackcache kernel 16MiB 1024
                  STDERR "stack caching is already enabled for NT Kernel Logger (0xFFFF)" "STATUS_WMI_ALREADY_ENABLED"
-                        "hint: it can be enabled once per session")
-etwctl_tool_test(stackcache_other_class_not_enabled RC 0 SIM stack-cache=0xFFFF ARGS stackcache kernel 16MiB 1024 --unified
-                 STDOUT "stack caching (unified) on")
+                        "hint: a session has one stack cache, classic or unified: it can be enabled once per session")
+# one stack cache per session (EtwpEnableStackCaching): classic then unified is a second enable
+etwctl_tool_test(stackcache_one_cache_per_session RC 3 SIM stack-cache=0xFFFF ARGS stackcache kernel 16MiB 1024 --unified
+                 STDERR "stack caching (unified) is already enabled for NT Kernel Logger (0xFFFF)" "STATUS_WMI_ALREADY_ENABLED"
+                        "hint: a session has one stack cache, classic or unified")
+etwctl_tool_test(stackcache_user_session RC 0 SIM user-logger=3 ARGS stackcache 3 16MiB 1024
+                 STDOUT "stack caching on, cache 16 MiB")
 etwctl_tool_test(stackcache_older_windows RC 3 SIM older-windows ARGS stackcache kernel 16MiB 1024
                  STDERR "TraceStackCachingInfo is not on this Windows" "(Win32 1 ERROR_INVALID_FUNCTION)")
 etwctl_tool_test(stackcache_unified_older_windows_json RC 3 SIM older-windows ARGS --json stackcache kernel 16MiB 1024 --unified
@@ -137,8 +141,11 @@ etwctl_tool_test(pmc_add_name_taken RC 2 ARGS pmc add TotalCycles --intel 3C:00
 string(REPEAT "x" 127 long_name)
 etwctl_tool_test(pmc_add_bad_name RC 2 ARGS pmc add ${long_name} --intel 24:3F
                  STDERR "the name must be 1..126 ASCII characters" "rule custom_counter_description")
-etwctl_tool_test(pmc_add_no_privilege RC 3 SIM no-privilege ARGS pmc add L2Miss --intel 24:3F
-                 STDERR "STATUS_PRIVILEGE_NOT_HELD" "hint: needs SeSystemProfilePrivilege")
+# the kernel checks the caller's group (Administrators or Performance Log Users), not the privilege
+etwctl_tool_test(pmc_add_not_log_user RC 3 SIM not-log-user ARGS pmc add L2Miss --intel 24:3F
+                 STDERR "STATUS_ACCESS_DENIED" "hint: access denied: run elevated, or as a member of Performance Log Users")
+etwctl_tool_test(pmc_add_no_privilege RC 0 SIM no-privilege ARGS pmc add L2Miss --intel 24:3F
+                 STDOUT "added profile source 37 'L2Miss'")
 etwctl_tool_test(pmc_add_older_windows RC 3 SIM older-windows ARGS pmc add L2Miss --intel 24:3F
                  STDERR "custom profile sources are not on this Windows" "STATUS_NOT_IMPLEMENTED" "Windows 10 1803 or later")
 etwctl_tool_test(pmc_add_unknown_field RC 1 ARGS pmc add L2 --intel 24:3F,cmsk=2 STDERR "unknown field 'cmsk' (did you mean cmask?)")
@@ -161,3 +168,9 @@ etwctl_tool_test(pmc_remove_absent RC 2 ARGS pmc remove TotalCycle
                  STDERR "'TotalCycle' is not in this machine's list (did you mean TotalCycles?)" "rule profile_source_absent")
 etwctl_tool_test(pmc_remove_older_windows RC 3 SIM older-windows ARGS pmc remove 19 STDERR "custom profile sources are not on this Windows")
 etwctl_tool_test(newer_option_elsewhere RC 1 ARGS interval set 10 --clamp STDERR "option --clamp does not apply here")
+
+# the tool enables SeSystemProfilePrivilege through the library (issue 21 item 19): held but disabled works
+etwctl_tool_test(privilege_enabled_by_the_tool RC 0 SIM privilege-disabled ARGS interval set 8kHz
+                 STDOUT "Timer (0): 10000 -> 1250 (125.0 us, 8000.0 Hz)")
+etwctl_tool_test(privilege_not_held RC 3 SIM no-privilege ARGS interval set 8kHz
+                 STDERR "STATUS_PRIVILEGE_NOT_HELD" "hint: needs SeSystemProfilePrivilege")
