@@ -5,6 +5,8 @@
 #include <system_error>
 #include <vector>
 
+#include "etwctl/group_mask.hpp"
+
 #include "cli.hpp"
 #include "text.hpp"
 
@@ -31,6 +33,9 @@ struct context {
     /// Set when a command runs as a step of a session the same line started (xperf -start NAME -on ...
     /// -stackwalk ...): its SESSION argument is that session, by the handle StartTraceW returned.
     session_arg const* started_session = nullptr;
+    /// Set when the same line sets the session's kernel flags before this step (-on FLAGS -stackwalk ...):
+    /// the stack-walk group check uses them instead of asking the kernel.
+    etwctl::group_mask const* known_flags = nullptr;
 };
 
 struct failure {

@@ -65,10 +65,12 @@ ETWCTL_COLD std::error_code stack_walk_group_off(event_not_enabled const& off) n
 /// Checks a stack-walk list against a session's group mask the caller has (no kernel call): an event
 /// whose group the mask does not enable is accepted by the kernel and never recorded. Such an event
 /// gives rule::stack_walk_group_not_enabled (describe names the first one and the flag it needs).
-[[nodiscard]] inline std::error_code check_event_groups(group_mask const& session_flags, std::span<hook_id const> events) noexcept {
+/// (A template only so that a TU that never calls it instantiates no error category.)
+template <class T = void>
+[[nodiscard]] std::error_code check_event_groups(group_mask const& session_flags, std::span<hook_id const> events) noexcept {
     if (auto const off = first_event_not_enabled(session_flags, events)) [[unlikely]]
-        return detail::stack_walk_group_off(*off);
-    return no_error();
+        return detail::stack_walk_group_off<T>(*off);
+    return no_error<T>();
 }
 /// The same, on request, with the session's mask read from the kernel (one query<system_trace_enable_flags>;
 /// its error if that fails, e.g. a session that is not a system logger).

@@ -723,9 +723,9 @@ private:
         if (cls == profile_source_add_class) return add_custom_source(buf, length);
         if (current_windows_model::owns_system_class(u32(buf, 0))) {
             if (auto s = current_windows_model::system_shape(u32(buf, 0), buf, length, privilege_); s < 0) return s;
-            logger_state* l = nullptr;
+            logger_state* l = nullptr; // stays nullptr for an ordinary session (no system-logger state)
             if (auto s = resolve(u64(buf, 8), false, l); s < 0) return s; // any session: no system-logger check
-            return newer_.set_system(u32(buf, 0), buf, length, l->id);
+            return newer_.set_system(u32(buf, 0), buf, length, static_cast<std::uint16_t>(u64(buf, 8) & 0xFFFFU));
         }
         if (cls == profile_source_remove_class) return remove_custom_source(buf, length);
         switch (cls) {

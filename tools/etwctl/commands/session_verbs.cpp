@@ -137,7 +137,10 @@ int apply_kernel_work(context const& ctx, tool_kernel& k, group const& g, sessio
     if (g.kernel && !g.on.empty() && (!started || extended))
         if (int const rc = run_command(ctx, k, {"flags", "-", "set", g.on}, {}, results, &s); rc != exit_ok) return rc;
     if (!g.stackwalk.empty())
-        if (int const rc = run_command(ctx, k, {"stackwalk", "-", "set", g.stackwalk}, {}, results, &s); rc != exit_ok) return rc;
+        if (int const rc = run_command(ctx, k, {"stackwalk", "-", "set", g.stackwalk}, {}, results, &s,
+                                       g.kernel && !g.on.empty() ? &g.flags : nullptr);
+            rc != exit_ok)
+            return rc;
     if (g.pmc)
         if (int const rc = run_command(ctx, k, {"pmc", "-"}, {{"--counters", g.pmc->counters}, {"--events", g.pmc->events}}, results, &s);
             rc != exit_ok)

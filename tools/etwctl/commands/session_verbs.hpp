@@ -53,7 +53,7 @@ int roll_back_starts(context const& ctx, tool_kernel& k, session_run& run, int r
 /// the session the step is about, when the line started it. The step's JSON is added to results.
 int run_command(context const& ctx, tool_kernel& k, std::vector<std::string> positional,
                 std::vector<std::pair<std::string, std::string>> options, std::vector<std::string>& results,
-                session_arg const* started = nullptr);
+                session_arg const* started = nullptr, etwctl::group_mask const* known_flags = nullptr);
 
 /// The calls recorded from index `from` on that took effect (sent, succeeded, changed something), as
 /// "#3 NtSetSystemInformation(...): class 0x01 EventTraceGroupMaskInformation"; calls on a session that

@@ -18,12 +18,13 @@ namespace etwctl_tool {
 namespace {
 /// The events of a stack-walk list the session's group mask does not enable are accepted by the kernel
 /// and never recorded (issue 21 item 22): one warning each on stderr and in --json's "warnings", from the
-/// library's check (first_event_not_enabled) against the mask read back now. Not an error: the flags
-/// may still be set afterwards.
+/// library's check (first_event_not_enabled) against the mask the same line set (ctx.known_flags), else
+/// the mask read back now. Not an error: the flags may still be set afterwards.
 void warn_disabled_events(context const& ctx, tool_kernel& k, session_arg const& s, std::string const& session_text,
                           std::span<etwctl::hook_id const> events, json_object& out) {
     if (events.empty()) return;
-    auto const mask = etwctl::query<etwctl::system_trace_enable_flags>(k, s.handle);
+    etwctl::result<etwctl::group_mask> const mask =
+        ctx.known_flags ? etwctl::result<etwctl::group_mask>(*ctx.known_flags) : etwctl::query<etwctl::system_trace_enable_flags>(k, s.handle);
     if (!mask) return; // the check needs the mask; the set itself succeeded
     std::vector<std::string> warnings;
     for (auto rest = events;;) {

@@ -30,7 +30,10 @@ int apply_running(context const& ctx, tool_kernel& k, group const& g, std::strin
     if (!g.on.empty())
         if (int const rc = run_command(ctx, k, {"flags", session, "set", g.on}, {}, results); rc != exit_ok) return rc;
     if (!g.stackwalk.empty())
-        if (int const rc = run_command(ctx, k, {"stackwalk", session, "set", g.stackwalk}, {}, results); rc != exit_ok) return rc;
+        if (int const rc = run_command(ctx, k, {"stackwalk", session, "set", g.stackwalk}, {}, results, nullptr,
+                                       g.on.empty() ? nullptr : &g.flags);
+            rc != exit_ok)
+            return rc;
     if (g.pmc)
         if (int const rc = run_command(ctx, k, {"pmc", session}, {{"--counters", g.pmc->counters}, {"--events", g.pmc->events}}, results);
             rc != exit_ok)
@@ -82,13 +85,14 @@ int apply_plan(context const& ctx, tool_kernel& k, plan const& p, json_object& o
 
 int run_command(context const& ctx, tool_kernel& k, std::vector<std::string> positional,
                 std::vector<std::pair<std::string, std::string>> options, std::vector<std::string>& results,
-                session_arg const* started) {
+                session_arg const* started, etwctl::group_mask const* known_flags) {
     command_line sub;
     sub.dry_run = ctx.cl.dry_run, sub.json = ctx.cl.json, sub.sim = ctx.cl.sim, sub.trace = ctx.cl.trace;
     sub.positional = std::move(positional);
     sub.options = std::move(options);
     context sc{sub, sub.positional[0], ctx.simulated, ctx.deferred};
     sc.started_session = started;
+    sc.known_flags = known_flags;
     json_object o;
     o.str("command", sc.command);
     std::string_view const c = sc.command;
