@@ -322,6 +322,7 @@ inline constexpr rule_info rule_table[] = {
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),
               "etwctl: rule_table must have one row per rule");
 
+template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
 constexpr bool rule_table_in_order() noexcept {
     for (std::size_t i = 0; i < sizeof(rule_table) / sizeof(rule_table[0]); ++i)
         if (static_cast<std::size_t>(rule_table[i].id) != i) return false;

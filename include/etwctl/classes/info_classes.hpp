@@ -314,6 +314,7 @@ inline constexpr trace_info_class_traits trace_info_class_table[] = {
 
 inline constexpr std::size_t trace_info_class_count = sizeof(trace_info_class_table) / sizeof(trace_info_class_table[0]);
 
+template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
 constexpr bool trace_info_class_table_in_order() noexcept {
     for (std::size_t i = 0; i < trace_info_class_count; ++i)
         if (static_cast<std::size_t>(trace_info_class_table[i].id) != i) return false;

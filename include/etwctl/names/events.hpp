@@ -421,6 +421,7 @@ inline constexpr known_name_without_value kernel_event_without_hook[] = {
 };
 
 namespace detail {
+template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
 constexpr bool kernel_event_table_well_formed() noexcept {
     for (std::size_t i = 0; i < kernel_event_count; ++i) {
         auto const& e = kernel_event_table[i];

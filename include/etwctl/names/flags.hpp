@@ -453,6 +453,7 @@ inline constexpr group_mask xperf_diag_easy = xperf_kernel_group_table[2].mask;
 namespace detail {
 constexpr bool is_subset(group_mask const& a, group_mask const& b) noexcept { return (a - b).empty(); }
 
+template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
 constexpr bool xperf_table_well_formed() noexcept {
     constexpr std::size_t n = sizeof(xperf_kernel_flag_table) / sizeof(xperf_kernel_flag_table[0]);
     for (std::size_t i = 0; i < n; ++i) {
@@ -474,6 +475,7 @@ constexpr bool names_unique(Row const (&rows)[N], NameOf name_of) noexcept {
             if (iequals(name_of(rows[i]), name_of(rows[j]))) return false;
     return true;
 }
+template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
 constexpr bool perf_table_well_formed() noexcept {
     for (auto const& f : perf_flag_table)
         if (f.flag.bits() == 0) return false;

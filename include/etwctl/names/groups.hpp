@@ -69,6 +69,7 @@ inline constexpr kernel_group kernel_group_table[] = {
 inline constexpr std::size_t kernel_group_count = sizeof(kernel_group_table) / sizeof(kernel_group_table[0]);
 static_assert(kernel_group_count == 31, "etwctl: 31 kernel groups (MAX_KERNEL_TRACE_EVENTS = 0x1F)");
 
+template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
 constexpr bool kernel_group_table_in_order() noexcept {
     for (std::size_t i = 0; i < kernel_group_count; ++i)
         if (kernel_group_table[i].group != i) return false;

@@ -77,6 +77,7 @@ inline constexpr profile_source_name profile_source_table[] = {
 // clang-format on
 
 namespace detail {
+template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
 constexpr bool profile_source_table_well_formed() noexcept {
     constexpr std::size_t n = sizeof(profile_source_table) / sizeof(profile_source_table[0]);
     for (std::size_t i = 0; i < n; ++i) {

@@ -183,6 +183,7 @@ constexpr bool list_name_ok(std::string_view n) noexcept {
 }
 /// WPR's lists, and every known_name_without_value table: names unique and parseable; every keyword has
 /// bits; every Stack name is a kernel_event_table name; no name both has a value and is listed without one.
+template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
 constexpr bool wpr_tables_well_formed() noexcept {
     for (auto const& k : wpr_keyword_table)
         if (!list_name_ok(k.name) || k.value.bits() == 0 || find_without_value(wpr_keyword_without_value, k.name)) return false;
