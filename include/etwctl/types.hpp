@@ -15,6 +15,11 @@
 
 ETWCTL_BEGIN_NAMESPACE
 
+/// ULONG: a 32-bit unsigned integer (unsigned long on Windows, which is not std::uint32_t). The drop-in
+/// functions take a ULONG* / PULONG as the SDK spells it.
+template <class U>
+concept ulong_type = std::unsigned_integral<U> && sizeof(U) == 4;
+
 /// Limits the kernel and SECHOST enforce (phnt ntwmi.h / ntexapi.h: ETW_MAX_STACKWALK_FILTER,
 /// ETW_MAX_PROFILING_SOURCES, ETW_MAX_PMC_EVENTS, ETW_MAX_PMC_COUNTERS; MAXLOGGERS).
 namespace limits {

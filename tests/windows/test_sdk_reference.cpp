@@ -239,3 +239,49 @@ TEST_CASE("CLASSIC_EVENT_ID[], TRACEHANDLE and GUID[] go straight into the typed
     CHECK(etwctl::compat::trace_query_information(k, 0, TraceVersionInfo, &vi, sizeof vi, nullptr) == ERROR_SUCCESS);
     CHECK(vi.EtwTraceProcessingVersion == etwctl::etw_trace_processing_version);
 }
+
+TEST_CASE("every drop-in function takes the SDK's own types without casts") {
+    etwctl::sim::kernel k;
+    TRACEHANDLE const session = k.start_logger(0x21);
+    TRACE_INFO_CLASS const max_loggers = TraceMaxLoggersQuery;
+    ULONG value = 0;
+    ULONG const length = sizeof value;
+    ULONG returned = 0;
+
+    // compat::current::trace_query_information with the SDK's PULONG ReturnLength (and NULL).
+    CHECK(etwctl::compat::current::trace_query_information(k, 0, max_loggers, &value, length, &returned) ==
+          ERROR_SUCCESS);
+    CHECK(returned == sizeof(ULONG));
+    CHECK(value == etwctl::limits::max_loggers);
+    returned = 77;
+    CHECK(etwctl::compat::current::trace_query_information(k, 0, max_loggers, &value, 1, &returned) ==
+          ERROR_BAD_LENGTH);
+    CHECK(returned == sizeof(ULONG)); // SECHOST writes the size before the buffer check
+    CHECK(etwctl::compat::current::trace_query_information(k, 0, max_loggers, &value, length, nullptr) ==
+          ERROR_SUCCESS);
+
+    // compat::current::trace_set_information with TRACEHANDLE, TRACE_INFO_CLASS and a ULONG length.
+    BOOLEAN const on = TRUE;
+    ULONG const one = sizeof on;
+    CHECK(etwctl::compat::current::trace_set_information(k, session, TraceProviderBinaryTracking, &on, one) ==
+          ERROR_SUCCESS);
+
+    // etwctl's own trace_info_class passes where the SDK's enum does, in both faces.
+    CHECK(etwctl::compat::current::trace_query_information(k, 0, etwctl::trace_info_class::max_loggers_query, &value,
+                                                           length, &returned) == ERROR_SUCCESS);
+    TRACE_VERSION_INFO vi = {};
+    CHECK(etwctl::compat::trace_query_information(k, 0, etwctl::trace_info_class::version, &vi, sizeof vi, &returned) ==
+          ERROR_SUCCESS);
+    CHECK(returned == sizeof(TRACE_VERSION_INFO));
+    TRACE_PROFILE_INTERVAL tpi = {0, 10000};
+    CHECK(etwctl::compat::trace_set_information(k, 0, etwctl::trace_info_class::sampled_profile_interval, &tpi,
+                                                sizeof tpi) == ERROR_SUCCESS);
+
+    // EtwGetTraceEnableFlags' error as a DWORD / ULONG.
+    DWORD error = 12345;
+    CHECK(etwctl::compat::get_trace_enable_flags(TRACEHANDLE{0}, &error) == 0U);
+    CHECK(error == ERROR_INVALID_HANDLE);
+    ULONG no_error = 12345;
+    (void)etwctl::compat::get_trace_enable_flags(TRACEHANDLE{0x0000000100000000ULL | 0x0021U}, &no_error);
+    CHECK(no_error == ERROR_SUCCESS);
+}

@@ -471,7 +471,7 @@ constexpr kernel_event const* find_kernel_event(hook_id h) noexcept {
 /// The canonical name of a hook id, or "" if etwctl does not name it.
 constexpr std::string_view kernel_event_name(hook_id h) noexcept {
     auto const i = detail::kernel_event_row(h);
-    return i == detail::no_row ? std::string_view{} : kernel_event_table[i].name;
+    return i == detail::no_row ? std::string_view{} : std::string_view{kernel_event_table[i].name};
 }
 /// A stack-walk name published without a hook id -> its row, or nullptr.
 constexpr known_name_without_value const* find_kernel_event_without_hook(std::string_view name) noexcept {
