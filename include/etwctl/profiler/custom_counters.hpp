@@ -29,9 +29,11 @@
 // the version the kernel has accepted since 1803 (phnt EVENT_TRACE_PROFILE_ADD_INFORMATION_V2 / _V3).
 //
 // Everything here is a choice where the kernel's checks are not public (docs/choices.md): descriptions
-// are 1..126 ASCII characters (the request holds 127 WCHARs), compared exactly; a description already
-// in the list is refused before the call (the id lookup would be ambiguous). No heap: the list is read
-// into a 4 KiB stack buffer unless storage is given.
+// are 1..126 ASCII characters (the request holds 127 WCHARs), compared ASCII case-insensitively as every
+// lookup of a source by name compares them; a description already in the list (in any case) is refused
+// before the call (the id lookup would be ambiguous). No heap: the list is read into a 4 KiB stack
+// buffer unless storage is given; a list that would not fit once the source is added is refused before
+// the call with rule::source_list_buffer_too_small, whose describe() says how many bytes suffice.
 #pragma once
 
 #include <array>
@@ -200,22 +202,12 @@ constexpr kernel_profile_remove_request encode_profile_remove(std::uint32_t sour
 
 namespace detail {
 
-/// Exact comparison of a list entry's description with ASCII text.
-inline bool description_equals(profile_source_entry const& e, std::string_view d) noexcept {
-    if (e.description_size() != d.size()) return false;
-    for (std::size_t i = 0; i < d.size(); ++i)
-        if (e.description_at(i) != static_cast<char16_t>(static_cast<unsigned char>(d[i]))) return false;
-    return true;
-}
-
-/// The id of the source described exactly as d, if the list has one.
+/// The id of the source described as d (found as every lookup finds names: find_named), if any.
 inline bool find_described(profile_source_list_view const& list, std::string_view d, std::uint32_t& id) noexcept {
-    for (auto e : list)
-        if (description_equals(e, d)) {
-            id = e.source_id();
-            return true;
-        }
-    return false;
+    profile_source_entry e;
+    if (!find_named(list, d, e)) return false;
+    id = e.source_id();
+    return true;
 }
 
 } // namespace detail
@@ -236,9 +228,19 @@ template <kernel K>
     std::span<std::byte> const storage = options.source_list_storage.empty() ? local.span() : options.source_list_storage;
     std::uint32_t id = 0;
     {
-        auto const before = query<profile_source_list>(k, storage);
+        std::uint32_t listed = 0;
+        auto const before = query<profile_source_list>(k, storage, &listed);
         if (!before) return before.error();
         if (detail::find_described(*before, description, id)) return rule::custom_counter_description_taken;
+        // The list is read again to find the new source's id: refuse before the add if it would then
+        // not fit (the kernel would keep a source whose id nobody learns).
+        std::size_t const needed = kernel_profile_list_records_offset + listed + profile_source_record_size(description.size());
+        if (needed > storage.size())
+            return detail::fail(make_error_code(rule::source_list_buffer_too_small),
+                        "add_profile_source: the profile-source list takes {value} bytes once the source is added, the "
+                        "storage holds {high}; nothing was sent: pass custom_counter_options::source_list_storage of "
+                        "{value} bytes or more",
+                        "add_profile_source", needed, 0, storage.size());
     }
 
     kernel_profile_add_request const request = encode_profile_add(counter, description, initial_interval, options);

@@ -725,7 +725,8 @@ private:
             if (auto s = current_windows_model::system_shape(u32(buf, 0), buf, length, privilege_); s < 0) return s;
             logger_state* l = nullptr;
             if (auto s = resolve(u64(buf, 8), false, l); s < 0) return s; // any session: no system-logger check
-            return newer_.set_system(u32(buf, 0), buf, length, l->id);
+            // l is null for an ordinary session (no system-logger state): the logger id is the handle's
+            return newer_.set_system(u32(buf, 0), buf, length, static_cast<std::uint16_t>(u64(buf, 8) & 0xFFFFU));
         }
         if (cls == profile_source_remove_class) return remove_custom_source(buf, length);
         switch (cls) {
