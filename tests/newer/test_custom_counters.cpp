@@ -481,3 +481,19 @@ TEST_CASE("query<pmc_counter_owners>: a machine with more counters than the stor
     CHECK(owners->size() == 20);
     static_assert(pmc_owner_storage_size(0xFFFFFFFFU) == 8 + 12ULL * 0xFFFFFFFFULL); // no 32-bit wrap
 }
+
+TEST_CASE("add_profile_source and the guard take a counter_interval (65536_events)") {
+    using namespace etwctl::literals;
+    machine m;
+    auto const id = add_profile_source(m.k, l2_miss, "Events", 65536_events);
+    REQUIRE(id);
+    CHECK(m.k.interval(*id) == 65536);
+    CHECK(bytes_of(*last_set(m.k)) == expected_add(2, {0x24, 0x3F, 2, 1, 0, 1, 0, 0}, 65536, "Events"));
+    {
+        custom_counter_guard g(m.k, l2_miss, "Scoped", counter_interval{4096});
+        REQUIRE(g);
+        CHECK(m.k.interval(g.source_id()) == 4096);
+    }
+    static_assert(encode_profile_add(l2_miss, "X", 8192_events).initial_interval == 8192);
+    static_assert(encode_profile_add(l2_miss, "X", profile_interval{8192}).initial_interval == 8192);
+}

@@ -17,6 +17,7 @@
 
 #include "etwctl_test.hpp"
 #include "sdk_layout.hpp"
+#include "etwctl/compat_structs.hpp"
 
 namespace {
 
@@ -52,6 +53,21 @@ ETWCTL_SAME_OFFSET(PROFILE_SOURCE_INFO, Source, etwctl::profile_source_info_head
 ETWCTL_SAME_OFFSET(PROFILE_SOURCE_INFO, MinInterval, etwctl::profile_source_info_header, min_interval);
 ETWCTL_SAME_OFFSET(PROFILE_SOURCE_INFO, MaxInterval, etwctl::profile_source_info_header, max_interval);
 ETWCTL_SAME_OFFSET(PROFILE_SOURCE_INFO, Reserved, etwctl::profile_source_info_header, reserved);
+
+// The SDK-named structs of classes 16-28 (compat_structs.hpp): where mingw-w64's evntrace.h has them, the same
+// layout; the ULONGs are the SDK's own type (unsigned long), so SDK values assign without conversions.
+ETWCTL_SAME_LAYOUT(TRACE_PERIODIC_CAPTURE_STATE_INFO, etwctl::compat::TRACE_PERIODIC_CAPTURE_STATE_INFO);
+ETWCTL_SAME_OFFSET(TRACE_PERIODIC_CAPTURE_STATE_INFO, CaptureStateFrequencyInSeconds,
+                   etwctl::compat::TRACE_PERIODIC_CAPTURE_STATE_INFO, CaptureStateFrequencyInSeconds);
+ETWCTL_SAME_OFFSET(TRACE_PERIODIC_CAPTURE_STATE_INFO, ProviderCount, etwctl::compat::TRACE_PERIODIC_CAPTURE_STATE_INFO,
+                   ProviderCount);
+ETWCTL_SAME_OFFSET(TRACE_PERIODIC_CAPTURE_STATE_INFO, Reserved, etwctl::compat::TRACE_PERIODIC_CAPTURE_STATE_INFO, Reserved);
+static_assert(std::is_same_v<etwctl::compat::sdk::ulong_t, ULONG>);
+static_assert(std::is_same_v<decltype(etwctl::compat::TRACE_STACK_CACHING_INFO::CacheSize), ULONG>);
+static_assert(std::is_same_v<decltype(etwctl::compat::TRACE_STACK_CACHING_INFO::Enabled), BOOLEAN>);
+static_assert(etwctl::compat::TraceMaxLoggersQuery == static_cast<etwctl::trace_info_class>(TraceMaxLoggersQuery));
+static_assert(etwctl::compat::TracePeriodicCaptureStateListInfo ==
+              static_cast<etwctl::trace_info_class>(TracePeriodicCaptureStateListInfo));
 
 // Handles: TRACEHANDLE and REGHANDLE are 64-bit on every target, as etwctl's handle values.
 static_assert(sizeof(TRACEHANDLE) == sizeof(etwctl::session_handle::value));
@@ -276,6 +292,14 @@ TEST_CASE("every drop-in function takes the SDK's own types without casts") {
     TRACE_PROFILE_INTERVAL tpi = {0, 10000};
     CHECK(etwctl::compat::trace_set_information(k, 0, etwctl::trace_info_class::sampled_profile_interval, &tpi,
                                                 sizeof tpi) == ERROR_SUCCESS);
+
+    // The SDK-named structs of the classes mingw-w64 lacks, with the SDK's ULONG, and set<lbr_event_list> with a
+    // ULONG[] of hook ids.
+    etwctl::compat::TRACE_STACK_CACHING_INFO cache = {TRUE, 0, 0}; // the kernel's default
+    CHECK(etwctl::compat::current::trace_set_information(k, session, etwctl::compat::TraceStackCachingInfo, &cache,
+                                                         sizeof cache) == ERROR_SUCCESS);
+    ULONG const lbr_hooks[2] = {0x0524, 0x0532};
+    CHECK_FALSE(etwctl::set<etwctl::lbr_event_list>(k, session, lbr_hooks));
 
     // EtwGetTraceEnableFlags' error as a DWORD / ULONG.
     DWORD error = 12345;

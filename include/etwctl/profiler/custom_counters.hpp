@@ -2,11 +2,11 @@
 // etwctl/profiler/custom_counters.hpp - custom hardware counters: profile sources of your own design.
 //
 //   constexpr etwctl::intel_counter l2_miss{.event_select = 0x24, .unit_mask = 0x3F};
-//   auto id = etwctl::add_profile_source(k, l2_miss, "MyApp_L2Misses", etwctl::profile_interval{65536});
+//   auto id = etwctl::add_profile_source(k, l2_miss, "MyApp_L2Misses", 65536_events); // a counter_interval
 //   if (id) { ... setup_pmc(k, session, {pmc_counter::named("MyApp_L2Misses")}, events) ... }
 //   etwctl::remove_profile_source(k, *id);
 // or, scoped:
-//   etwctl::custom_counter_guard g(k, l2_miss, "MyApp_L2Misses", etwctl::profile_interval{65536});
+//   etwctl::custom_counter_guard g(k, l2_miss, "MyApp_L2Misses", etwctl::counter_interval{65536});
 //   if (g) use(g.source_id());            // removed again when g goes out of scope
 //
 // Since Windows 10 1803 the kernel lets a caller describe a counter by its raw event-select encoding
@@ -178,7 +178,7 @@ struct custom_counter_options {
 
 /// The add request for a checked counter and description (constexpr: tests compare it byte for byte).
 constexpr kernel_profile_add_request encode_profile_add(custom_counter const& c, std::string_view description,
-                                                        profile_interval initial_interval,
+                                                        counter_interval initial_interval,
                                                         custom_counter_options const& options = {}) noexcept {
     kernel_profile_add_request r{};
     r.version = c.version();
@@ -190,6 +190,13 @@ constexpr kernel_profile_add_request encode_profile_add(custom_counter const& c,
     for (std::size_t i = 0; i < description.size() && i < profile_add_description_max; ++i)
         r.description[i] = static_cast<char16_t>(static_cast<unsigned char>(description[i]));
     return r;
+}
+
+/// The same with the interval as a profile_interval (its count() is the event count).
+constexpr kernel_profile_add_request encode_profile_add(custom_counter const& c, std::string_view description,
+                                                        profile_interval initial_interval,
+                                                        custom_counter_options const& options = {}) noexcept {
+    return encode_profile_add(c, description, counter_interval{initial_interval.count()}, options);
 }
 
 constexpr kernel_profile_remove_request encode_profile_remove(std::uint32_t source_id,
@@ -219,7 +226,7 @@ inline bool find_described(profile_source_list_view const& list, std::string_vie
 /// 1803, which maps to ERROR_INVALID_FUNCTION), or rule::custom_counter_not_listed.
 template <kernel K>
 [[nodiscard]] result<std::uint32_t> add_profile_source(K& k, custom_counter const& counter, std::string_view description,
-                                                       profile_interval initial_interval,
+                                                       counter_interval initial_interval,
                                                        custom_counter_options const& options = {}) noexcept {
     if (rule const r = counter.check(); r != rule::ok) return r;
     if (rule const r = check_counter_description(description); r != rule::ok) return r;
@@ -252,6 +259,15 @@ template <kernel K>
     if (!after) return after.error();
     if (!detail::find_described(*after, description, id)) return rule::custom_counter_not_listed;
     return id;
+}
+
+/// The same with the interval as a profile_interval (what earlier releases took; its count() is the
+/// event count). A counter's interval is a counter_interval: 65536_events.
+template <kernel K>
+[[nodiscard]] result<std::uint32_t> add_profile_source(K& k, custom_counter const& counter, std::string_view description,
+                                                       profile_interval initial_interval,
+                                                       custom_counter_options const& options = {}) noexcept {
+    return add_profile_source(k, counter, description, counter_interval{initial_interval.count()}, options);
 }
 
 /// Removes a profile source (one added by add_profile_source). The kernel's status, as an error_code.
@@ -300,6 +316,11 @@ public:
 
     [[nodiscard]] basic_custom_counter_guard(kernel_param k, custom_counter const& counter, std::string_view description,
                                              profile_interval initial_interval, restore_reporter reporter = {},
+                                             custom_counter_options const& options = {}) noexcept
+        : basic_custom_counter_guard(k, counter, description, counter_interval{initial_interval.count()}, reporter,
+                                     options) {}
+    [[nodiscard]] basic_custom_counter_guard(kernel_param k, custom_counter const& counter, std::string_view description,
+                                             counter_interval initial_interval, restore_reporter reporter = {},
                                              custom_counter_options const& options = {}) noexcept
         : reporter_(reporter), options_(options) {
         options_.source_list_storage = {}; // the caller's storage need not outlive the guard
@@ -363,6 +384,9 @@ private:
 
 template <kernel K>
 basic_custom_counter_guard(K&, custom_counter const&, std::string_view, profile_interval, restore_reporter = {},
+                           custom_counter_options const& = {}) -> basic_custom_counter_guard<K>;
+template <kernel K>
+basic_custom_counter_guard(K&, custom_counter const&, std::string_view, counter_interval, restore_reporter = {},
                            custom_counter_options const& = {}) -> basic_custom_counter_guard<K>;
 
 /// The custom-counter guard for any kernel (basic_custom_counter_guard<kernel_ref>), as interval_guard.

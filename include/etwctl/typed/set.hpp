@@ -312,12 +312,13 @@ struct setter<disallow_list> {
 /// TRACE_STACK_CACHING_INFO for class 24 or 26: the values inside the kernel's clamps, then the request.
 template <class C, kernel K>
 std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
-    if (size.bytes < stack_cache_size_bounds.min || size.bytes > stack_cache_size_bounds.max) [[unlikely]]
+    if (!size.is_kernel_default() && (size.bytes < stack_cache_size_bounds.min || size.bytes > stack_cache_size_bounds.max))
+        [[unlikely]]
         return fail(rule::stack_cache_out_of_bounds,
                     "set<{name}>: a cache of {value} bytes is outside the kernel's [{low}, {high}] (3 to 50 MiB); pass "
                     "a size in range, or stack_cache_size{stack_cache_size_bounds.clamp(bytes)} to accept the clamp",
                     C::name, size.bytes, stack_cache_size_bounds.min, stack_cache_size_bounds.max);
-    if (!stack_cache_bucket_bounds.contains(buckets.count)) [[unlikely]]
+    if (!buckets.is_kernel_default() && !stack_cache_bucket_bounds.contains(buckets.count)) [[unlikely]]
         return fail(rule::stack_cache_out_of_bounds,
                     "set<{name}>: {value} buckets is outside the kernel's [{low}, {high}]; pass a count in range, or "
                     "stack_cache_buckets{stack_cache_bucket_bounds.clamp(n)} to accept the clamp",
@@ -363,6 +364,20 @@ struct setter<lbr_event_list> {
         constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
         return to_error_code<lbr_event_list>(
             send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
+    }
+    /// The SDK's own form: a ULONG[] of hook ids (ULONG, DWORD, std::uint32_t), sent as given, as
+    /// TraceSetInformation(TraceLbrEventListInfo) sends the caller's array.
+    template <kernel K, class R>
+        requires(sized_contiguous<R> && ulong_type<element_of<R>>)
+    static std::error_code apply(K& k, session_handle session, R const& ids) noexcept {
+        if constexpr (extent_of<R> != std::dynamic_extent)
+            static_assert(extent_of<R> <= limits::max_lbr_events,
+                          "etwctl::set<lbr_event_list>: at most 4 events (TRACE_LBR_MAXIMUM_EVENTS)");
+        std::size_t const n = std::ranges::size(ids);
+        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return failed(make_error_code(r));
+        constexpr direction_rules const& d = lbr_event_list::row.set;
+        return to_error_code<lbr_event_list>(
+            send_ulong_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(ids), n));
     }
 };
 
