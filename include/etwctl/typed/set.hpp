@@ -353,8 +353,10 @@ struct setter<lbr_configuration> {
 
 template <>
 struct setter<lbr_event_list> {
+    /// hook_ids, or the SDK's own form: a ULONG[] of hook ids (ULONG, DWORD, std::uint32_t), sent as given,
+    /// as TraceSetInformation(TraceLbrEventListInfo) sends the caller's array.
     template <kernel K, class R>
-        requires hook_range<R>
+        requires(hook_range<R> || (sized_contiguous<R> && ulong_type<element_of<R>>))
     static std::error_code apply(K& k, session_handle session, R const& hooks) noexcept {
         if constexpr (extent_of<R> != std::dynamic_extent)
             static_assert(extent_of<R> <= limits::max_lbr_events,
@@ -362,22 +364,12 @@ struct setter<lbr_event_list> {
         std::size_t const n = std::ranges::size(hooks);
         if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return failed(make_error_code(r));
         constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
-        return to_error_code<lbr_event_list>(
-            send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
-    }
-    /// The SDK's own form: a ULONG[] of hook ids (ULONG, DWORD, std::uint32_t), sent as given, as
-    /// TraceSetInformation(TraceLbrEventListInfo) sends the caller's array.
-    template <kernel K, class R>
-        requires(sized_contiguous<R> && ulong_type<element_of<R>>)
-    static std::error_code apply(K& k, session_handle session, R const& ids) noexcept {
-        if constexpr (extent_of<R> != std::dynamic_extent)
-            static_assert(extent_of<R> <= limits::max_lbr_events,
-                          "etwctl::set<lbr_event_list>: at most 4 events (TRACE_LBR_MAXIMUM_EVENTS)");
-        std::size_t const n = std::ranges::size(ids);
-        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return failed(make_error_code(r));
-        constexpr direction_rules const& d = lbr_event_list::row.set;
-        return to_error_code<lbr_event_list>(
-            send_ulong_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(ids), n));
+        if constexpr (hook_range<R>)
+            return to_error_code<lbr_event_list>(
+                send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
+        else
+            return to_error_code<lbr_event_list>(
+                send_ulong_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
     }
 };
 
