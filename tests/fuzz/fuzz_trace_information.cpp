@@ -239,7 +239,24 @@ void do_set(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
     }
     FUZZ_CHECK(real_size == 0 || std::memcmp(buf.data(), bytes.data(), real_size) == 0); // input is const
     std::error_code ec;
-    if (typed_set(k2, cls, session, bytes.data(), null_buffer, len, real, ec)) {
+    std::size_t const typed_before = k2.request_count();
+    bool const typed = typed_set(k2, cls, session, bytes.data(), null_buffer, len, real, ec);
+    if (typed && ec == make_error_code(rule::event_guid_not_kernel_group)) {
+        // Issue 21 item 11: the typed API refuses an event SECHOST would drop silently. The input must
+        // hold one (a whole CLASSIC_EVENT_ID whose GUID is no kernel group, by the reference), nothing
+        // was sent, and the twin kernel then takes the drop-in call so both stay alike.
+        bool stray = false;
+        for (std::size_t i = 0; i + 24 <= bytes.size() && i + 24 <= len; i += 24) {
+            guid g;
+            std::memcpy(&g, bytes.data() + i, 16);
+            stray = stray || reference_group(g) < 0;
+        }
+        FUZZ_CHECK(stray);
+        FUZZ_CHECK(k2.request_count() == typed_before);
+        guarded_buffer copy(real_size);
+        copy_into(copy, bytes);
+        FUZZ_CHECK(compat::trace_set_information(k2, session, cls, null_buffer ? nullptr : copy.data(), len) == r1);
+    } else if (typed) {
         if (to_win32(ec) != r1)
             std::fprintf(stderr, "set class %u session %llx length %u: compat %u, typed %s\n", cls,
                          static_cast<unsigned long long>(session), len, r1, ec.message().c_str());
