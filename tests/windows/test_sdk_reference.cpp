@@ -301,6 +301,20 @@ TEST_CASE("every drop-in function takes the SDK's own types without casts") {
     ULONG const lbr_hooks[2] = {0x0524, 0x0532};
     CHECK_FALSE(etwctl::set<etwctl::lbr_event_list>(k, session, lbr_hooks));
 
+    // TraceLoggingSetInformation's EVENT_INFO_CLASS and REGHANDLE as the SDK spells them.
+    EVENT_INFO_CLASS const binary_track = EventProviderBinaryTrackInfo; // mingw-w64 stops at 0
+    REGHANDLE const reg = 0x1234;
+    CHECK(etwctl::compat::tracelogging_set_information(k, reg, binary_track, nullptr, 0) ==
+          etwctl::compat::tracelogging_set_information(k, reg, 0U, nullptr, 0));
+    // The functions without a kernel argument (the native kernel) take the same types: compiled, not run.
+    [[maybe_unused]] auto const native = [] {
+        ULONG r = 0;
+        TRACE_VERSION_INFO v = {};
+        return etwctl::compat::trace_query_information(TRACEHANDLE{0}, TraceVersionInfo, &v, ULONG{sizeof v}, &r) +
+               etwctl::compat::trace_query_information(TRACEHANDLE{0}, etwctl::trace_info_class::version, &v, sizeof v,
+                                                       nullptr);
+    };
+
     // EtwGetTraceEnableFlags' error as a DWORD / ULONG.
     DWORD error = 12345;
     CHECK(etwctl::compat::get_trace_enable_flags(TRACEHANDLE{0}, &error) == 0U);
