@@ -114,7 +114,7 @@ TEST_CASE("a rule_category() code that names no rule: every reader answers witho
         CHECK(describe(ec) == "not an etwctl rule (the error code's value is outside the rule table)");
         CHECK(ec.message() == "etwctl: unknown rule");
     }
-    parse_error const bogus{static_cast<rule>(999), 0, 1, {}};
+    parse_error const bogus{static_cast<rule>(999), 0, 1, {}, {}};
     char out[160];
     std::size_t const n = format(bogus, "X", out);
     REQUIRE(n <= sizeof out);

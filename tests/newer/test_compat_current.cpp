@@ -206,16 +206,16 @@ TEST_CASE("the SDK-named structs of classes 16-28 go through compat::current as 
           win32::success);
     CHECK(m.k.current_windows().state(limits::kernel_logger_id).classic.cache_size == limits::stack_cache_min_bytes);
     // ETW_PMC_COUNTER_OWNERSHIP_STATUS sized for the machine's counters, read back through the SDK's names
-    sdk::ulong_t max = 0;
+    sdk::ulong_t counters = 0;
     std::uint32_t returned = 0;
-    REQUIRE(current::trace_query_information(m.k, 0, TraceMaxPmcCounterQuery, &max, sizeof max, &returned) == win32::success);
-    REQUIRE(max >= 1);
-    std::vector<std::byte> storage(static_cast<std::size_t>(pmc_owner_storage_size(static_cast<std::uint32_t>(max))));
+    REQUIRE(current::trace_query_information(m.k, 0, TraceMaxPmcCounterQuery, &counters, sizeof counters, &returned) == win32::success);
+    REQUIRE(counters >= 1);
+    std::vector<std::byte> storage(pmc_owner_storage_size(static_cast<std::uint32_t>(counters)));
     auto* status = reinterpret_cast<ETW_PMC_COUNTER_OWNERSHIP_STATUS*>(storage.data()); // the SDK's own idiom
     status->ProcessorNumber = 0;
     CHECK(current::trace_query_information(m.k, 0, TracePmcCounterOwners, storage.data(),
                                            static_cast<std::uint32_t>(storage.size()), &returned) == win32::success);
-    CHECK(status->NumberOfCounters == max);
+    CHECK(status->NumberOfCounters == counters);
     CHECK(status->CounterOwners[0].OwnerType == EtwPmcOwnerFree);
     // TRACE_CONTEXT_REGISTER_INFO + one CLASSIC_EVENT_ID (CSwitch)
     struct {

@@ -341,8 +341,8 @@ TEST_CASE("TracePeriodicCaptureStateInfo (17): the kernel's limits, answered wit
     guid const providers[] = {provider_a};
     auto const s = m.k.start_logger(8, sim::logger_options{false, false});
     CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{limits_now->min_frequency_seconds}, providers));
-    std::vector<guid> max(limits_now->max_providers, provider_a);
-    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{limits_now->min_frequency_seconds}, max));
+    std::vector<guid> most(limits_now->max_providers, provider_a);
+    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{limits_now->min_frequency_seconds}, most));
 }
 
 // ---- 19 / 22 / 23: limits ---------------------------------------------------------------------------------
