@@ -28,7 +28,34 @@
 
 ETWCTL_BEGIN_NAMESPACE
 
+namespace compat {
+
+/// The information class a drop-in function takes: the SDK's TRACE_INFO_CLASS (or any integer), or
+/// etwctl's trace_info_class, each without a cast.
+struct info_class_arg {
+    std::uint32_t value;
+    constexpr info_class_arg(std::uint32_t v) noexcept : value(v) {} // NOLINT(google-explicit-constructor)
+    constexpr info_class_arg(trace_info_class c) noexcept            // NOLINT(google-explicit-constructor)
+        : value(static_cast<std::uint32_t>(c)) {}
+};
+
+/// A ULONG* the SDK declares that is not std::uint32_t* (Windows: unsigned long).
+template <class U>
+concept sdk_ulong = ulong_type<U> && !std::same_as<U, std::uint32_t>;
+
+} // namespace compat
+
 namespace detail {
+
+/// Runs `call` with a std::uint32_t* standing for the caller's ULONG* (NULL stays NULL); what the call
+/// wrote is copied back, and an untouched value stays as it was.
+template <ulong_type U, class F>
+std::uint32_t through_u32(U* out, F&& call) noexcept {
+    std::uint32_t v = out ? static_cast<std::uint32_t>(*out) : 0U;
+    std::uint32_t const e = call(out ? &v : nullptr);
+    if (out) *out = v;
+    return e;
+}
 
 /// The requests of the classes later releases added (16-28; only compat::current accepts them), out of
 /// line and out of the hot code (a few calls per session), so that raw_set / raw_query stay small
@@ -183,31 +210,28 @@ namespace compat {
 /// TraceSetInformation: Windows 10 RTM's SECHOST. Always inlined (ETWCTL_INLINE_ALWAYS): in its caller
 /// the class and the buffer shape fold to the one request (docs/performance.md).
 template <kernel K>
-ETWCTL_INLINE_ALWAYS std::uint32_t trace_set_information(K& k, std::uint64_t session, std::uint32_t information_class,
+ETWCTL_INLINE_ALWAYS std::uint32_t trace_set_information(K& k, std::uint64_t session, info_class_arg information_class,
                                     void const* information, std::uint32_t length) noexcept {
-    return detail::raw_set(k, session, information_class, information, length, windows_release::windows_10_rtm).win32();
+    return detail::raw_set(k, session, information_class.value, information, length, windows_release::windows_10_rtm).win32();
 }
 
 /// TraceQueryInformation: Windows 10 RTM's SECHOST. return_length may be NULL. Always inlined, as above.
 template <kernel K>
-ETWCTL_INLINE_ALWAYS std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t information_class,
+ETWCTL_INLINE_ALWAYS std::uint32_t trace_query_information(K& k, std::uint64_t session, info_class_arg information_class,
                                       void* information, std::uint32_t length, std::uint32_t* return_length) noexcept {
-    return detail::raw_query(k, session, information_class, information, length, return_length,
+    return detail::raw_query(k, session, information_class.value, information, length, return_length,
                              windows_release::windows_10_rtm)
         .win32();
 }
 
 /// The same, for a ReturnLength declared as the SDK's ULONG where that is `unsigned long` (Windows: a
 /// 32-bit type distinct from std::uint32_t), so `ULONG returned; ...(&returned)` needs no cast.
-template <kernel K, class ULong>
-    requires(std::same_as<ULong, unsigned long> && sizeof(ULong) == 4 && !std::same_as<ULong, std::uint32_t>)
-std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t information_class,
-                                      void* information, std::uint32_t length, ULong* return_length) noexcept {
-    std::uint32_t returned = return_length ? static_cast<std::uint32_t>(*return_length) : 0U;
-    std::uint32_t const e = trace_query_information(k, session, information_class, information, length,
-                                                    return_length ? &returned : nullptr);
-    if (return_length) *return_length = returned; // unchanged unless the call set it
-    return e;
+template <kernel K, sdk_ulong U>
+std::uint32_t trace_query_information(K& k, std::uint64_t session, info_class_arg information_class,
+                                      void* information, std::uint32_t length, U* return_length) noexcept {
+    return detail::through_u32(return_length, [&](std::uint32_t* r) {
+        return trace_query_information(k, session, information_class, information, length, r);
+    });
 }
 
 /// EtwGetTraceEnableFlags: the flags, or 0 with *error = ERROR_INVALID_HANDLE.
@@ -216,6 +240,17 @@ inline std::uint32_t get_trace_enable_flags(std::uint64_t trace_handle, std::uin
     rule const r = validate::enable_context(trace_handle);
     if (error) *error = win32_error_of(r);
     return r == rule::ok ? static_cast<std::uint32_t>(trace_handle >> 32) : 0U;
+}
+
+/// The same, with the error in the SDK's ULONG / DWORD (unsigned long on Windows).
+template <sdk_ulong U>
+std::uint32_t get_trace_enable_flags(std::uint64_t trace_handle, U* error) noexcept {
+    std::uint32_t flags = 0;
+    (void)detail::through_u32(error, [&](std::uint32_t* e) {
+        flags = get_trace_enable_flags(trace_handle, e);
+        return 0U;
+    });
+    return flags;
 }
 
 /// TraceLoggingSetInformation: EventSetInformation's checks, then the call; an HRESULT.

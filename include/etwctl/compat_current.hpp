@@ -48,18 +48,28 @@ namespace compat::current {
 /// TraceSetInformation of a current Windows release: classes 0-15 as compat::trace_set_information,
 /// classes 16 and 18-28 by their rows.
 template <kernel K>
-std::uint32_t trace_set_information(K& k, std::uint64_t session, std::uint32_t information_class,
+std::uint32_t trace_set_information(K& k, std::uint64_t session, info_class_arg information_class,
                                     void const* information, std::uint32_t length) noexcept {
-    return detail::raw_set(k, session, information_class, information, length, windows_release::windows_10_later).win32();
+    return detail::raw_set(k, session, information_class.value, information, length, windows_release::windows_10_later)
+        .win32();
 }
 
 /// TraceQueryInformation of a current Windows release. return_length may be NULL.
 template <kernel K>
-std::uint32_t trace_query_information(K& k, std::uint64_t session, std::uint32_t information_class, void* information,
+std::uint32_t trace_query_information(K& k, std::uint64_t session, info_class_arg information_class, void* information,
                                       std::uint32_t length, std::uint32_t* return_length) noexcept {
-    return detail::raw_query(k, session, information_class, information, length, return_length,
+    return detail::raw_query(k, session, information_class.value, information, length, return_length,
                              windows_release::windows_10_later)
         .win32();
+}
+
+/// The same, for a ReturnLength declared as the SDK's ULONG (unsigned long on Windows), without a cast.
+template <kernel K, sdk_ulong U>
+std::uint32_t trace_query_information(K& k, std::uint64_t session, info_class_arg information_class, void* information,
+                                      std::uint32_t length, U* return_length) noexcept {
+    return detail::through_u32(return_length, [&](std::uint32_t* r) {
+        return current::trace_query_information(k, session, information_class, information, length, r);
+    });
 }
 
 } // namespace compat::current

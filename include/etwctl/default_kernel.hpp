@@ -44,19 +44,18 @@ template <trace_info_tag C, class... Args>
 }
 
 namespace compat {
-inline std::uint32_t trace_set_information(std::uint64_t session, std::uint32_t information_class,
+inline std::uint32_t trace_set_information(std::uint64_t session, info_class_arg information_class,
                                            void const* information, std::uint32_t length) noexcept {
     return trace_set_information(native_kernel::instance(), session, information_class, information, length);
 }
-inline std::uint32_t trace_query_information(std::uint64_t session, std::uint32_t information_class, void* information,
+inline std::uint32_t trace_query_information(std::uint64_t session, info_class_arg information_class, void* information,
                                              std::uint32_t length, std::uint32_t* return_length) noexcept {
     return trace_query_information(native_kernel::instance(), session, information_class, information, length,
                                    return_length);
 }
-template <class ULong>
-    requires(std::same_as<ULong, unsigned long> && sizeof(ULong) == 4 && !std::same_as<ULong, std::uint32_t>)
-std::uint32_t trace_query_information(std::uint64_t session, std::uint32_t information_class, void* information,
-                                      std::uint32_t length, ULong* return_length) noexcept {
+template <sdk_ulong U>
+std::uint32_t trace_query_information(std::uint64_t session, info_class_arg information_class, void* information,
+                                      std::uint32_t length, U* return_length) noexcept {
     return trace_query_information(native_kernel::instance(), session, information_class, information, length,
                                    return_length);
 }

@@ -88,6 +88,12 @@ private:
     std::size_t count_ = 0;
 };
 
+/// The bytes query<pmc_counter_owners> needs for a machine with `counters` counters (the result of
+/// query<max_pmc_counters>): the 8-byte head and 12 bytes per counter, computed in 64 bits.
+constexpr std::uint64_t pmc_owner_storage_size(std::uint32_t counters) noexcept {
+    return pmc_owners_head_size + std::uint64_t{pmc_owner_record_size} * counters;
+}
+
 /// Storage for query<pmc_counter_owners>: room for MaxCounters records.
 template <std::size_t MaxCounters = 16>
 struct pmc_owner_buffer {

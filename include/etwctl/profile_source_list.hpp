@@ -13,12 +13,20 @@
 #include <cstring>
 #include <iterator>
 #include <span>
+#include <string_view>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
+
+/// The bytes one PROFILE_SOURCE_INFO record with a description of n characters takes in the list: the
+/// 0x18-byte head, the UTF-16 description and its NUL, rounded up to the 8 bytes NextEntryOffset moves by.
+constexpr std::size_t profile_source_record_size(std::size_t description_chars) noexcept {
+    return (profile_source_info_description_offset + 2 * (description_chars + 1) + 7) / 8 * 8;
+}
 
 /// Returns rule::ok if bytes[0, size) holds a well-formed chain (an empty reply is a valid empty list).
 constexpr rule check_profile_source_chain(std::span<std::byte const> bytes) noexcept {
@@ -92,6 +100,17 @@ private:
 };
 
 namespace detail {
+/// A list entry's description compared with a name as every lookup of a source by name compares it
+/// (pmc_counter::named, find_profile_source, add_profile_source's "taken" check): ASCII, case-insensitive.
+inline bool description_is(profile_source_entry const& e, std::string_view name) noexcept {
+    if (e.description_size() != name.size()) return false;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        char16_t const c = e.description_at(i);
+        if (c >= 0x80 || ascii_lower(static_cast<char>(c)) != ascii_lower(name[i])) return false;
+    }
+    return true;
+}
+
 /// Says "the request layer checked this chain" (request/encode.hpp's query_profile_sources), so the
 /// view is built without checking it a second time.
 struct checked_chain {
@@ -177,5 +196,24 @@ public:
 private:
     std::span<std::byte const> bytes_{};
 };
+
+namespace detail {
+/// The entry a name stands for: the one whose description equals it exactly, else the first that
+/// equals it ignoring ASCII case (a list written by other tools may hold both "TotalCycles" and
+/// "totalcycles"; the exact spelling wins). False if none.
+inline bool find_named(profile_source_list_view const& list, std::string_view name, profile_source_entry& out) noexcept {
+    bool found = false;
+    for (auto e : list) {
+        if (!description_is(e, name)) continue;
+        bool exact = true;
+        for (std::size_t i = 0; i < name.size() && exact; ++i)
+            exact = e.description_at(i) == static_cast<char16_t>(static_cast<unsigned char>(name[i]));
+        if (exact || !found) out = e;
+        found = true;
+        if (exact) break;
+    }
+    return found;
+}
+} // namespace detail
 
 ETWCTL_END_NAMESPACE

@@ -15,6 +15,11 @@
 
 ETWCTL_BEGIN_NAMESPACE
 
+/// ULONG: a 32-bit unsigned integer (unsigned long on Windows, which is not std::uint32_t). The drop-in
+/// functions take a ULONG* / PULONG as the SDK spells it.
+template <class U>
+concept ulong_type = std::unsigned_integral<U> && sizeof(U) == 4;
+
 /// Limits the kernel and SECHOST enforce (phnt ntwmi.h / ntexapi.h: ETW_MAX_STACKWALK_FILTER,
 /// ETW_MAX_PROFILING_SOURCES, ETW_MAX_PMC_EVENTS, ETW_MAX_PMC_COUNTERS; MAXLOGGERS).
 namespace limits {
@@ -296,11 +301,20 @@ inline constexpr std::uint8_t event_opcode = 0x20; ///< TRACE_LBR_EVENT_OPCODE: 
 struct stack_cache_size {
     std::uint64_t bytes = 0;
     static constexpr stack_cache_size mebibytes(std::uint32_t n) noexcept { return {std::uint64_t{n} * 1024U * 1024U}; }
+    /// "The kernel's default": CacheSize 0, as PerfView sends on every kernel collection. The kernel's
+    /// handler clamps CacheSize to 3..50 MiB, so 0 becomes its minimum, 3 MiB (public decompiled listings
+    /// of EtwpEnableStackCaching). set<stack_caching> sends 0 for it, the one value outside the bounds it
+    /// lets through, because the caller asked for whatever the kernel picks.
+    static constexpr stack_cache_size kernel_default() noexcept { return {0}; }
+    constexpr bool is_kernel_default() const noexcept { return bytes == 0; }
     friend constexpr bool operator==(stack_cache_size, stack_cache_size) noexcept = default;
 };
 /// TRACE_STACK_CACHING_INFO BucketCount. The kernel clamps it to 256..4096.
 struct stack_cache_buckets {
     std::uint32_t count = 0;
+    /// BucketCount 0 (PerfView's): the kernel raises it to its minimum, 256 buckets.
+    static constexpr stack_cache_buckets kernel_default() noexcept { return {0}; }
+    constexpr bool is_kernel_default() const noexcept { return count == 0; }
     friend constexpr bool operator==(stack_cache_buckets, stack_cache_buckets) noexcept = default;
 };
 /// The kernel's clamps of the two (it would use the nearest bound). set<stack_caching> refuses a value

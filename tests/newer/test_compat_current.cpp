@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "etwctl/compat_current.hpp"
+#include "etwctl/compat_structs.hpp"
 #include "etwctl/names/parse.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 #include "sim_fixture.hpp"
@@ -193,4 +194,39 @@ TEST_CASE("the headed buffer shape (16, 28): each rule the row names, and no rea
     CHECK(validate::check_buffer(context, events.data(), 8 + 8 * 24 + 1) == rule::current_class_array_size);
     CHECK(validate::check_buffer(context, events.data(), 8 + 9 * 24) == rule::context_register_too_many);
     CHECK(validate::check_buffer(context, nullptr, 8 + 24) == rule::null_buffer_with_length);
+}
+
+TEST_CASE("the SDK-named structs of classes 16-28 go through compat::current as a migrating client writes them") {
+    machine m;
+    using namespace etwctl::compat;
+    // TRACE_STACK_CACHING_INFO with PerfView's CacheSize 0, BucketCount 0: the kernel's default
+    TRACE_STACK_CACHING_INFO cache{};
+    cache.Enabled = 1;
+    CHECK(current::trace_set_information(m.k, m.kernel_session, TraceStackCachingInfo, &cache, sizeof cache) ==
+          win32::success);
+    CHECK(m.k.current_windows().state(limits::kernel_logger_id).classic.cache_size == limits::stack_cache_min_bytes);
+    // ETW_PMC_COUNTER_OWNERSHIP_STATUS sized for the machine's counters, read back through the SDK's names
+    sdk::ulong_t counters = 0;
+    std::uint32_t returned = 0;
+    REQUIRE(current::trace_query_information(m.k, 0, TraceMaxPmcCounterQuery, &counters, sizeof counters, &returned) == win32::success);
+    REQUIRE(counters >= 1);
+    std::vector<std::byte> storage(pmc_owner_storage_size(static_cast<std::uint32_t>(counters)));
+    auto* status = reinterpret_cast<ETW_PMC_COUNTER_OWNERSHIP_STATUS*>(storage.data()); // the SDK's own idiom
+    status->ProcessorNumber = 0;
+    CHECK(current::trace_query_information(m.k, 0, TracePmcCounterOwners, storage.data(),
+                                           static_cast<std::uint32_t>(storage.size()), &returned) == win32::success);
+    CHECK(status->NumberOfCounters == counters);
+    CHECK(status->CounterOwners[0].OwnerType == EtwPmcOwnerFree);
+    // TRACE_CONTEXT_REGISTER_INFO + one CLASSIC_EVENT_ID (CSwitch)
+    struct {
+        TRACE_CONTEXT_REGISTER_INFO head;
+        classic_event_id events[1];
+    } ctx{};
+    ctx.head.RegisterTypes = static_cast<ETW_CONTEXT_REGISTER_TYPES>(EtwContextRegisterTypeControl | EtwContextRegisterTypeInteger);
+    ctx.events[0] = {guid::from_string("3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c"), 36, {}};
+    CHECK(current::trace_set_information(m.k, m.kernel_session, TraceContextRegisterInfo, &ctx, sizeof ctx) == win32::success);
+    // TRACE_LBR_CONFIGURATION as class 20's ULONG
+    sdk::ulong_t const lbr = TRACE_LBR_CONFIGURATION_EXCLUDE_KERNEL | TRACE_LBR_CONFIGURATION_CALLSTACK_ENABLE;
+    CHECK(current::trace_set_information(m.k, m.kernel_session, TraceLbrConfigurationInfo, &lbr, sizeof lbr) == win32::success);
+    CHECK(m.k.current_windows().state(limits::kernel_logger_id).lbr_options == 0x201U);
 }

@@ -341,8 +341,8 @@ TEST_CASE("TracePeriodicCaptureStateInfo (17): the kernel's limits, answered wit
     guid const providers[] = {provider_a};
     auto const s = m.k.start_logger(8, sim::logger_options{false, false});
     CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{limits_now->min_frequency_seconds}, providers));
-    std::vector<guid> max(limits_now->max_providers, provider_a);
-    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{limits_now->min_frequency_seconds}, max));
+    std::vector<guid> most(limits_now->max_providers, provider_a);
+    CHECK_FALSE(set<periodic_capture_state_list>(m.k, s, capture_frequency{limits_now->min_frequency_seconds}, most));
 }
 
 // ---- 19 / 22 / 23: limits ---------------------------------------------------------------------------------
@@ -581,4 +581,41 @@ TEST_CASE("class_not_on_this_windows is only the later releases' classes: a Wind
     auto const other = set<stack_caching>(m.k, s, stack_cache_size::mebibytes(4), stack_cache_buckets{256});
     CHECK(other.category() == ntstatus_category());
     CHECK(other.value() == ntstatus::access_denied);
+}
+
+TEST_CASE("set<lbr_event_list> takes the SDK's ULONG[] of hook ids as TraceSetInformation does") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    std::uint32_t const sdk_ulongs[2] = {0x0524U, 0x0532U}; // the SDK's ULONG (tests/windows: unsigned long)
+    std::uint32_t const u32s[1] = {0x0524U};
+    CHECK_FALSE(set<lbr_event_list>(m.k, s, u32s));
+    CHECK(bytes_of(m.k.last_request()) ==
+          le(std::uint32_t{0x14}, std::uint32_t{0}, std::uint64_t{m.kernel_session}, std::uint32_t{0x0524}));
+    std::vector<std::uint32_t> const two(std::begin(sdk_ulongs), std::end(sdk_ulongs));
+    CHECK_FALSE(set<lbr_event_list>(m.k, s, two));
+    auto const& st = m.k.current_windows().state(limits::kernel_logger_id);
+    REQUIRE(st.lbr_event_count == 2);
+    CHECK(st.lbr_events[1] == 0x0532);
+    std::vector<std::uint32_t> const five(5, 0x0524U);
+    std::size_t const before = m.k.request_count();
+    CHECK(set<lbr_event_list>(m.k, s, five) == make_error_code(rule::lbr_events_too_many));
+    CHECK(m.k.request_count() == before);
+}
+
+TEST_CASE("stack caching: the kernel's default (CacheSize 0, BucketCount 0, as PerfView sends) is its minimum") {
+    machine m;
+    session_handle const s{m.kernel_session};
+    CHECK_FALSE(set<stack_caching>(m.k, s, stack_cache_size::kernel_default(), stack_cache_buckets::kernel_default()));
+    auto const& r = m.k.last_request();
+    CHECK(bytes_of(r) == le(std::uint32_t{0x10}, std::uint32_t{0}, std::uint64_t{m.kernel_session}, std::uint32_t{1},
+                            std::uint32_t{0}, std::uint32_t{0}, std::uint32_t{0}));
+    auto const& st = m.k.current_windows().state(limits::kernel_logger_id);
+    CHECK(st.classic.enabled);
+    CHECK(st.classic.cache_size == limits::stack_cache_min_bytes); // the kernel's clamp raises 0 to 3 MiB
+    CHECK(st.classic.bucket_count == limits::stack_cache_min_buckets);
+    // 1 byte is not "the default": still refused as outside the clamps
+    auto const other = m.k.start_logger(6, sim::logger_options{false, false});
+    CHECK(set<unified_stack_caching>(m.k, other, stack_cache_size{1}, stack_cache_buckets::kernel_default()) ==
+          make_error_code(rule::stack_cache_out_of_bounds));
+    static_assert(stack_cache_size::kernel_default().is_kernel_default());
 }

@@ -397,3 +397,103 @@ TEST_CASE("setup_pmc accepts an added source by its description") {
     CHECK(set[0] == g.source_id());
     CHECK(set[1] == 19);
 }
+
+// ---- issue 21 items 9 and 16: a list past the storage, names in any case --------------------------------
+
+TEST_CASE("add_profile_source: a name the list has in another case is taken (lookups ignore case)") {
+    machine m;
+    std::size_t const sets = set_calls(m.k);
+    auto const taken = add_profile_source(m.k, l2_miss, "totalcycles", profile_interval{4096});
+    CHECK(taken.error() == make_error_code(rule::custom_counter_description_taken));
+    CHECK(set_calls(m.k) == sets);
+    REQUIRE(add_profile_source(m.k, l2_miss, "MyL2", profile_interval{4096}));
+    CHECK(add_profile_source(m.k, l2_miss, "MYL2", profile_interval{4096}).error() ==
+          make_error_code(rule::custom_counter_description_taken));
+    CHECK(set_calls(m.k) == sets + 1);
+}
+
+TEST_CASE("add_profile_source: a source that would push the list past the storage is refused before the add") {
+    machine m;
+    // 126-character names: 280 bytes each in the list. Add until the 4 KiB default storage is nearly full.
+    std::string name(126, 'a');
+    std::size_t added = 0;
+    for (char c = 'a'; c <= 'z'; ++c) {
+        name[0] = c;
+        auto const id = add_profile_source(m.k, l2_miss, name, profile_interval{4096});
+        if (!id) {
+            CHECK(id.error() == make_error_code(rule::source_list_buffer_too_small));
+            std::string const d = describe(id.error());
+            CHECK(d.find("add_profile_source: the profile-source list takes ") != std::string::npos);
+            CHECK(d.find("the storage holds 4096; nothing was sent") != std::string::npos);
+            break;
+        }
+        ++added;
+    }
+    REQUIRE(added > 0);
+    REQUIRE(added < 26);
+    std::size_t const custom = m.k.custom_source_count();
+    CHECK(custom == added); // the refused one was not sent: the kernel keeps nothing nobody owns
+    CHECK_FALSE(listed(m.k, name));
+    // every 4 KiB read still works
+    CHECK(find_profile_source(m.k, "TotalCycles"));
+    profile_source_list_buffer<> four_k;
+    CHECK(query<profile_source_list>(m.k, four_k.span()));
+
+    // with storage of the size describe() named, the same add succeeds and the guard owns the source
+    std::vector<std::byte> big(8192);
+    custom_counter_options o;
+    o.source_list_storage = big;
+    {
+        custom_counter_guard g(m.k, l2_miss, name, profile_interval{4096}, {}, o);
+        REQUIRE(g);
+        CHECK(g.active());
+        std::uint32_t id = 0;
+        REQUIRE(listed(m.k, name, &id));
+        CHECK(g.source_id() == id);
+        // now the list is past 4 KiB: a 4 KiB read fails and says how many bytes suffice
+        std::uint32_t required = 0;
+        auto const list = query<profile_source_list>(m.k, four_k.span(), &required);
+        REQUIRE_FALSE(list);
+        CHECK(list.error() == make_error_code(rule::source_list_buffer_too_small));
+        CHECK(required > 4096);
+        CHECK(describe(list.error()).find("query<profile_source_list>: the list takes " + std::to_string(required) +
+                                          " bytes, the storage holds 4096") != std::string::npos);
+        std::vector<std::byte> sized(required);
+        CHECK(query<profile_source_list>(m.k, std::span<std::byte>(sized)));
+    }
+    CHECK_FALSE(listed(m.k, name)); // the guard removed it
+}
+
+TEST_CASE("query<pmc_counter_owners>: a machine with more counters than the storage holds says how many bytes") {
+    machine m;
+    m.k.set_max_pmc_counters(20);
+    pmc_owner_buffer<> sixteen;
+    std::uint32_t required = 0;
+    auto const too_small = query<pmc_counter_owners>(m.k, sixteen, 0U, &required);
+    REQUIRE_FALSE(too_small);
+    CHECK(required == pmc_owner_storage_size(20));
+    CHECK(describe(too_small.error()).find("counter owners take 248 bytes, the storage holds 200") != std::string::npos);
+    auto const counters = query<max_pmc_counters>(m.k);
+    REQUIRE(counters);
+    std::vector<std::byte> storage(pmc_owner_storage_size(*counters));
+    auto const owners = query<pmc_counter_owners>(m.k, std::span<std::byte>(storage));
+    REQUIRE(owners);
+    CHECK(owners->size() == 20);
+    static_assert(pmc_owner_storage_size(0xFFFFFFFFU) == 8 + 12ULL * 0xFFFFFFFFULL); // no 32-bit wrap
+}
+
+TEST_CASE("add_profile_source and the guard take a counter_interval (65536_events)") {
+    using namespace etwctl::literals;
+    machine m;
+    auto const id = add_profile_source(m.k, l2_miss, "Events", 65536_events);
+    REQUIRE(id);
+    CHECK(m.k.interval(*id) == 65536);
+    CHECK(bytes_of(*last_set(m.k)) == expected_add(2, {0x24, 0x3F, 2, 1, 0, 1, 0, 0}, 65536, "Events"));
+    {
+        custom_counter_guard g(m.k, l2_miss, "Scoped", counter_interval{4096});
+        REQUIRE(g);
+        CHECK(m.k.interval(g.source_id()) == 4096);
+    }
+    static_assert(encode_profile_add(l2_miss, "X", 8192_events).initial_interval == 8192);
+    static_assert(encode_profile_add(l2_miss, "X", profile_interval{8192}).initial_interval == 8192);
+}

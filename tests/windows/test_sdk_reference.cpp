@@ -17,6 +17,7 @@
 
 #include "etwctl_test.hpp"
 #include "sdk_layout.hpp"
+#include "etwctl/compat_structs.hpp"
 
 namespace {
 
@@ -52,6 +53,21 @@ ETWCTL_SAME_OFFSET(PROFILE_SOURCE_INFO, Source, etwctl::profile_source_info_head
 ETWCTL_SAME_OFFSET(PROFILE_SOURCE_INFO, MinInterval, etwctl::profile_source_info_header, min_interval);
 ETWCTL_SAME_OFFSET(PROFILE_SOURCE_INFO, MaxInterval, etwctl::profile_source_info_header, max_interval);
 ETWCTL_SAME_OFFSET(PROFILE_SOURCE_INFO, Reserved, etwctl::profile_source_info_header, reserved);
+
+// The SDK-named structs of classes 16-28 (compat_structs.hpp): where mingw-w64's evntrace.h has them, the same
+// layout; the ULONGs are the SDK's own type (unsigned long), so SDK values assign without conversions.
+ETWCTL_SAME_LAYOUT(TRACE_PERIODIC_CAPTURE_STATE_INFO, etwctl::compat::TRACE_PERIODIC_CAPTURE_STATE_INFO);
+ETWCTL_SAME_OFFSET(TRACE_PERIODIC_CAPTURE_STATE_INFO, CaptureStateFrequencyInSeconds,
+                   etwctl::compat::TRACE_PERIODIC_CAPTURE_STATE_INFO, CaptureStateFrequencyInSeconds);
+ETWCTL_SAME_OFFSET(TRACE_PERIODIC_CAPTURE_STATE_INFO, ProviderCount, etwctl::compat::TRACE_PERIODIC_CAPTURE_STATE_INFO,
+                   ProviderCount);
+ETWCTL_SAME_OFFSET(TRACE_PERIODIC_CAPTURE_STATE_INFO, Reserved, etwctl::compat::TRACE_PERIODIC_CAPTURE_STATE_INFO, Reserved);
+static_assert(std::is_same_v<etwctl::compat::sdk::ulong_t, ULONG>);
+static_assert(std::is_same_v<decltype(etwctl::compat::TRACE_STACK_CACHING_INFO::CacheSize), ULONG>);
+static_assert(std::is_same_v<decltype(etwctl::compat::TRACE_STACK_CACHING_INFO::Enabled), BOOLEAN>);
+static_assert(etwctl::compat::TraceMaxLoggersQuery == static_cast<etwctl::trace_info_class>(TraceMaxLoggersQuery));
+static_assert(etwctl::compat::TracePeriodicCaptureStateListInfo ==
+              static_cast<etwctl::trace_info_class>(TracePeriodicCaptureStateListInfo));
 
 // Handles: TRACEHANDLE and REGHANDLE are 64-bit on every target, as etwctl's handle values.
 static_assert(sizeof(TRACEHANDLE) == sizeof(etwctl::session_handle::value));
@@ -238,4 +254,72 @@ TEST_CASE("CLASSIC_EVENT_ID[], TRACEHANDLE and GUID[] go straight into the typed
     TRACE_VERSION_INFO vi = {};
     CHECK(etwctl::compat::trace_query_information(k, 0, TraceVersionInfo, &vi, sizeof vi, nullptr) == ERROR_SUCCESS);
     CHECK(vi.EtwTraceProcessingVersion == etwctl::etw_trace_processing_version);
+}
+
+TEST_CASE("every drop-in function takes the SDK's own types without casts") {
+    etwctl::sim::kernel k;
+    TRACEHANDLE const session = k.start_logger(0x21);
+    TRACE_INFO_CLASS const max_loggers = TraceMaxLoggersQuery;
+    ULONG value = 0;
+    ULONG const length = sizeof value;
+    ULONG returned = 0;
+
+    // compat::current::trace_query_information with the SDK's PULONG ReturnLength (and NULL).
+    CHECK(etwctl::compat::current::trace_query_information(k, 0, max_loggers, &value, length, &returned) ==
+          ERROR_SUCCESS);
+    CHECK(returned == sizeof(ULONG));
+    CHECK(value == etwctl::limits::max_loggers);
+    returned = 77;
+    CHECK(etwctl::compat::current::trace_query_information(k, 0, max_loggers, &value, 1, &returned) ==
+          ERROR_BAD_LENGTH);
+    CHECK(returned == sizeof(ULONG)); // SECHOST writes the size before the buffer check
+    CHECK(etwctl::compat::current::trace_query_information(k, 0, max_loggers, &value, length, nullptr) ==
+          ERROR_SUCCESS);
+
+    // compat::current::trace_set_information with TRACEHANDLE, TRACE_INFO_CLASS and a ULONG length.
+    BOOLEAN const on = TRUE;
+    ULONG const one = sizeof on;
+    CHECK(etwctl::compat::current::trace_set_information(k, session, TraceProviderBinaryTracking, &on, one) ==
+          ERROR_SUCCESS);
+
+    // etwctl's own trace_info_class passes where the SDK's enum does, in both faces.
+    CHECK(etwctl::compat::current::trace_query_information(k, 0, etwctl::trace_info_class::max_loggers_query, &value,
+                                                           length, &returned) == ERROR_SUCCESS);
+    TRACE_VERSION_INFO vi = {};
+    CHECK(etwctl::compat::trace_query_information(k, 0, etwctl::trace_info_class::version, &vi, sizeof vi, &returned) ==
+          ERROR_SUCCESS);
+    CHECK(returned == sizeof(TRACE_VERSION_INFO));
+    TRACE_PROFILE_INTERVAL tpi = {0, 10000};
+    CHECK(etwctl::compat::trace_set_information(k, 0, etwctl::trace_info_class::sampled_profile_interval, &tpi,
+                                                sizeof tpi) == ERROR_SUCCESS);
+
+    // The SDK-named structs of the classes mingw-w64 lacks, with the SDK's ULONG, and set<lbr_event_list> with a
+    // ULONG[] of hook ids.
+    etwctl::compat::TRACE_STACK_CACHING_INFO cache = {TRUE, 0, 0}; // the kernel's default
+    CHECK(etwctl::compat::current::trace_set_information(k, session, etwctl::compat::TraceStackCachingInfo, &cache,
+                                                         sizeof cache) == ERROR_SUCCESS);
+    ULONG const lbr_hooks[2] = {0x0524, 0x0532};
+    CHECK_FALSE(etwctl::set<etwctl::lbr_event_list>(k, session, lbr_hooks));
+
+    // TraceLoggingSetInformation's EVENT_INFO_CLASS and REGHANDLE as the SDK spells them.
+    EVENT_INFO_CLASS const binary_track = EventProviderBinaryTrackInfo; // mingw-w64 stops at 0
+    REGHANDLE const reg = 0x1234;
+    CHECK(etwctl::compat::tracelogging_set_information(k, reg, binary_track, nullptr, 0) ==
+          etwctl::compat::tracelogging_set_information(k, reg, 0U, nullptr, 0));
+    // The functions without a kernel argument (the native kernel) take the same types: compiled, not run.
+    [[maybe_unused]] auto const native = [] {
+        ULONG r = 0;
+        TRACE_VERSION_INFO v = {};
+        return etwctl::compat::trace_query_information(TRACEHANDLE{0}, TraceVersionInfo, &v, ULONG{sizeof v}, &r) +
+               etwctl::compat::trace_query_information(TRACEHANDLE{0}, etwctl::trace_info_class::version, &v, sizeof v,
+                                                       nullptr);
+    };
+
+    // EtwGetTraceEnableFlags' error as a DWORD / ULONG.
+    DWORD error = 12345;
+    CHECK(etwctl::compat::get_trace_enable_flags(TRACEHANDLE{0}, &error) == 0U);
+    CHECK(error == ERROR_INVALID_HANDLE);
+    ULONG no_error = 12345;
+    (void)etwctl::compat::get_trace_enable_flags(TRACEHANDLE{0x0000000100000000ULL | 0x0021U}, &no_error);
+    CHECK(no_error == ERROR_SUCCESS);
 }

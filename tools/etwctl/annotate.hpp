@@ -144,9 +144,7 @@ inline annotated_request annotate(request const& r, source_namer const& source_n
         }
     });
     if (d.kind == request_kind::group_mask) {
-        char text[512];
-        std::size_t const n = etwctl::format_kernel_flags(m, text);
-        a.rows.push_back({16, "", "= " + std::string(text, n < sizeof text ? n : sizeof text - 1)});
+        a.rows.push_back({16, "", "= " + kernel_flags_text(m)});
     }
     bool const hook_ids = d.kind == request_kind::hook_list ||
                           cls == static_cast<std::uint32_t>(etwctl::event_trace_information_class::last_branch_event_list);

@@ -21,10 +21,8 @@ etwctl::group_mask display_mask(etwctl::group_mask m) {
 }
 
 std::string flags_text(etwctl::group_mask const& m) {
-    std::string buf(1024, '\0');
-    std::size_t const n = etwctl::format_kernel_flags(display_mask(m), std::span<char>(buf.data(), buf.size()));
-    buf.resize(n < buf.size() ? n : buf.size());
-    return buf.empty() ? std::string("(none)") : buf;
+    std::string const t = kernel_flags_text(display_mask(m));
+    return t.empty() ? std::string("(none)") : t;
 }
 
 std::string parse_error_text(std::string_view what, std::string_view text, etwctl::parse_error const& e) {
@@ -102,11 +100,18 @@ parsed parse_flags_arg(std::string_view text, etwctl::group_mask& out) {
         return {false, parse_error_text("kernel flags", text, pe)};
     }
     // With groups: name by name. A group may overlap flags or other groups (xperf takes the union);
-    // the same group twice is a duplicate.
+    // the same group twice is a duplicate, and the flags among the names obey the library's rules as a
+    // list of their own (duplicates, the name-count and length limits, checked below).
+    std::vector<std::string> const items = split(text, '+');
+    if (items.size() > etwctl::limits::max_parse_names || text.size() > etwctl::limits::max_parse_length)
+        return {false, "bad kernel flags: " + std::to_string(items.size()) + " names in " + std::to_string(text.size()) +
+                           " bytes; at most " + std::to_string(etwctl::limits::max_parse_names) + " names and " +
+                           std::to_string(etwctl::limits::max_parse_length) + " bytes"};
     etwctl::group_mask result;
     std::vector<std::string_view> groups_seen;
+    std::string flags_only; // the names that are flags, '+'-joined
     std::size_t offset = 0;
-    for (auto const& raw : split(text, '+')) {
+    for (auto const& raw : items) {
         std::string_view const item = trim(raw);
         if (auto const* g = etwctl::find_xperf_kernel_group(item)) {
             for (auto s : groups_seen)
@@ -122,8 +127,15 @@ parsed parse_flags_arg(std::string_view text, etwctl::group_mask& out) {
                 return {false, parse_error_text("kernel flags", text, pe)};
             }
             result |= bits;
+            flags_only += (flags_only.empty() ? "" : "+") + std::string(item);
         }
         offset += raw.size() + 1;
+    }
+    if (etwctl::group_mask all; !flags_only.empty() && etwctl::parse_kernel_flags(flags_only, all, &pe) != etwctl::rule::ok) {
+        if (pe.why == etwctl::rule::parse_duplicate_name)
+            return {false, "bad kernel flags '" + std::string(text) + "': name given twice '" +
+                               flags_only.substr(pe.offset, pe.length) + "'"};
+        return {false, parse_error_text("kernel flags", flags_only, pe)};
     }
     out = result;
     return {true, {}};

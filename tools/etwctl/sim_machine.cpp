@@ -35,6 +35,7 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
     if (char const* env = std::getenv("ETWCTL_SIM")) spec = env;
     bool kernel_logger = true;
     std::uint64_t filler_sessions = 0;
+    std::size_t filler_sources = 0;
     for (std::string_view r = spec; !r.empty();) { // the NT Kernel Logger first (its id), unless asked not to
         auto const comma = r.find(',');
         kernel_logger = kernel_logger && r.substr(0, comma) != "no-kernel-logger";
@@ -88,7 +89,9 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
             stack_caches.emplace_back(static_cast<std::uint16_t>(n), key == "unified-stack-cache");
         } else if (key == "custom-pmc" && !value.empty()) {
             custom_sources.push_back(value);
-        } else if (key == "max-pmc" && parse_uint(value, 16, n)) {
+        } else if (key == "filler-sources" && parse_uint(value, 64, n)) {
+            filler_sources = static_cast<std::size_t>(n); // custom sources with 126-character names
+        } else if (key == "max-pmc" && parse_uint(value, 256, n)) {
             k.set_max_pmc_counters(static_cast<std::uint32_t>(n));
         } else {
             error = "ETWCTL_SIM: unknown item '" + std::string(item) + "'";
@@ -133,9 +136,19 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
             return false;
         }
     }
-    for (auto const name : custom_sources) {
+    std::vector<std::string> fillers;
+    for (std::size_t i = 0; i < filler_sources; ++i) {
+        std::string f = "Filler" + std::to_string(i);
+        fillers.push_back(f + std::string(etwctl::profile_add_description_max - f.size(), 'x'));
+    }
+    std::vector<std::string_view> all(fillers.begin(), fillers.end());
+    all.insert(all.end(), custom_sources.begin(), custom_sources.end());
+    std::vector<std::byte> storage(64 * 1024); // the model's list of any length
+    etwctl::custom_counter_options options;
+    options.source_list_storage = storage;
+    for (auto const name : all) {
         if (!etwctl::add_profile_source(k, etwctl::intel_counter{.event_select = 0x24, .unit_mask = 0x3F}, name,
-                                        etwctl::profile_interval{65536})) {
+                                        etwctl::profile_interval{65536}, options)) {
             error = "ETWCTL_SIM: cannot add the custom counter '" + std::string(name) + "'";
             return false;
         }

@@ -2,11 +2,16 @@
 // (no <format>: gcc 12 lacks it; no POSIX calls: the tool also builds with mingw).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "etwctl/group_mask.hpp"
+#include "etwctl/names/parse.hpp"
 
 namespace etwctl_tool {
 
@@ -143,9 +148,48 @@ inline std::string describe_period(std::uint32_t units) {
     return p + ", " + fixed(1e7 / units + 0.05, 1) + " Hz";
 }
 
+/// format_kernel_flags of the whole mask, however long (the text is sized from the returned length).
+inline std::string kernel_flags_text(etwctl::group_mask const& m) {
+    std::string t(512, '\0');
+    std::size_t n = etwctl::format_kernel_flags(m, std::span<char>(t.data(), t.size()));
+    if (n >= t.size()) {
+        t.assign(n + 1, '\0');
+        n = etwctl::format_kernel_flags(m, std::span<char>(t.data(), t.size()));
+    }
+    t.resize(n);
+    return t;
+}
+
+/// The length of the well-formed UTF-8 sequence at s[i] (1-4), or 0 if the bytes there are not one
+/// (a stray continuation byte, a truncated or overlong sequence, a surrogate, a value past U+10FFFF).
+inline std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+    auto const b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    unsigned char const c = b(0);
+    std::size_t const n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((b(k) & 0xC0) != 0x80) return 0;
+    if (n == 3 && ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) > 0x9F))) return 0; // overlong; surrogates
+    if (n == 4 && ((c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) > 0x8F))) return 0; // overlong; past U+10FFFF
+    return n;
+}
+
+/// A JSON string: valid UTF-8 as it is, control characters and every byte that is not part of a
+/// well-formed UTF-8 sequence escaped (\u00XX, the byte's value), so the output is always valid UTF-8.
 inline std::string json_string(std::string_view s) {
     std::string o = "\"";
-    for (char c : s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        char const c = s[i];
+        if (static_cast<unsigned char>(c) >= 0x80) {
+            std::size_t const n = utf8_sequence(s, i);
+            if (n == 0) {
+                o += "\\u00" + hex_byte(static_cast<unsigned char>(c));
+            } else {
+                o += s.substr(i, n);
+                i += n - 1;
+            }
+            continue;
+        }
         switch (c) {
         case '"': o += "\\\""; break;
         case '\\': o += "\\\\"; break;

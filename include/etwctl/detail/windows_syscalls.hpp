@@ -147,9 +147,9 @@ inline std::uint32_t enable_privilege(wchar_t const* name) noexcept {
     using open_type = BOOL(WINAPI*)(HANDLE, DWORD, PHANDLE);
     using lookup_type = BOOL(WINAPI*)(LPCWSTR, LPCWSTR, PLUID);
     using adjust_type = BOOL(WINAPI*)(HANDLE, BOOL, PTOKEN_PRIVILEGES, DWORD, PTOKEN_PRIVILEGES, PDWORD);
-    auto const open_token = reinterpret_cast<open_type>(::GetProcAddress(m, "OpenProcessToken"));
-    auto const lookup_value = reinterpret_cast<lookup_type>(::GetProcAddress(m, "LookupPrivilegeValueW"));
-    auto const adjust_privileges = reinterpret_cast<adjust_type>(::GetProcAddress(m, "AdjustTokenPrivileges"));
+    auto const open_token = reinterpret_cast<open_type>(reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, "OpenProcessToken")));
+    auto const lookup_value = reinterpret_cast<lookup_type>(reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, "LookupPrivilegeValueW")));
+    auto const adjust_privileges = reinterpret_cast<adjust_type>(reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, "AdjustTokenPrivileges")));
     if (!open_token || !lookup_value || !adjust_privileges) return ERROR_PROC_NOT_FOUND;
     HANDLE token = nullptr;
     if (!open_token(::GetCurrentProcess(), TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY, &token)) return ::GetLastError();

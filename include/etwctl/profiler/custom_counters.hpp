@@ -2,11 +2,11 @@
 // etwctl/profiler/custom_counters.hpp - custom hardware counters: profile sources of your own design.
 //
 //   constexpr etwctl::intel_counter l2_miss{.event_select = 0x24, .unit_mask = 0x3F};
-//   auto id = etwctl::add_profile_source(k, l2_miss, "MyApp_L2Misses", etwctl::profile_interval{65536});
+//   auto id = etwctl::add_profile_source(k, l2_miss, "MyApp_L2Misses", 65536_events); // a counter_interval
 //   if (id) { ... setup_pmc(k, session, {pmc_counter::named("MyApp_L2Misses")}, events) ... }
 //   etwctl::remove_profile_source(k, *id);
 // or, scoped:
-//   etwctl::custom_counter_guard g(k, l2_miss, "MyApp_L2Misses", etwctl::profile_interval{65536});
+//   etwctl::custom_counter_guard g(k, l2_miss, "MyApp_L2Misses", etwctl::counter_interval{65536});
 //   if (g) use(g.source_id());            // removed again when g goes out of scope
 //
 // Since Windows 10 1803 the kernel lets a caller describe a counter by its raw event-select encoding
@@ -29,9 +29,11 @@
 // the version the kernel has accepted since 1803 (phnt EVENT_TRACE_PROFILE_ADD_INFORMATION_V2 / _V3).
 //
 // Everything here is a choice where the kernel's checks are not public (docs/choices.md): descriptions
-// are 1..126 ASCII characters (the request holds 127 WCHARs), compared exactly; a description already
-// in the list is refused before the call (the id lookup would be ambiguous). No heap: the list is read
-// into a 4 KiB stack buffer unless storage is given.
+// are 1..126 ASCII characters (the request holds 127 WCHARs), compared ASCII case-insensitively as every
+// lookup of a source by name compares them; a description already in the list (in any case) is refused
+// before the call (the id lookup would be ambiguous). No heap: the list is read into a 4 KiB stack
+// buffer unless storage is given; a list that would not fit once the source is added is refused before
+// the call with rule::source_list_buffer_too_small, whose describe() says how many bytes suffice.
 #pragma once
 
 #include <array>
@@ -176,7 +178,7 @@ struct custom_counter_options {
 
 /// The add request for a checked counter and description (constexpr: tests compare it byte for byte).
 constexpr kernel_profile_add_request encode_profile_add(custom_counter const& c, std::string_view description,
-                                                        profile_interval initial_interval,
+                                                        counter_interval initial_interval,
                                                         custom_counter_options const& options = {}) noexcept {
     kernel_profile_add_request r{};
     r.version = c.version();
@@ -190,6 +192,13 @@ constexpr kernel_profile_add_request encode_profile_add(custom_counter const& c,
     return r;
 }
 
+/// The same with the interval as a profile_interval (its count() is the event count).
+constexpr kernel_profile_add_request encode_profile_add(custom_counter const& c, std::string_view description,
+                                                        profile_interval initial_interval,
+                                                        custom_counter_options const& options = {}) noexcept {
+    return encode_profile_add(c, description, counter_interval{initial_interval.count()}, options);
+}
+
 constexpr kernel_profile_remove_request encode_profile_remove(std::uint32_t source_id,
                                                               custom_counter_options const& options = {}) noexcept {
     kernel_profile_remove_request r{};
@@ -200,22 +209,12 @@ constexpr kernel_profile_remove_request encode_profile_remove(std::uint32_t sour
 
 namespace detail {
 
-/// Exact comparison of a list entry's description with ASCII text.
-inline bool description_equals(profile_source_entry const& e, std::string_view d) noexcept {
-    if (e.description_size() != d.size()) return false;
-    for (std::size_t i = 0; i < d.size(); ++i)
-        if (e.description_at(i) != static_cast<char16_t>(static_cast<unsigned char>(d[i]))) return false;
-    return true;
-}
-
-/// The id of the source described exactly as d, if the list has one.
+/// The id of the source described as d (found as every lookup finds names: find_named), if any.
 inline bool find_described(profile_source_list_view const& list, std::string_view d, std::uint32_t& id) noexcept {
-    for (auto e : list)
-        if (description_equals(e, d)) {
-            id = e.source_id();
-            return true;
-        }
-    return false;
+    profile_source_entry e;
+    if (!find_named(list, d, e)) return false;
+    id = e.source_id();
+    return true;
 }
 
 } // namespace detail
@@ -227,7 +226,7 @@ inline bool find_described(profile_source_list_view const& list, std::string_vie
 /// 1803, which maps to ERROR_INVALID_FUNCTION), or rule::custom_counter_not_listed.
 template <kernel K>
 [[nodiscard]] result<std::uint32_t> add_profile_source(K& k, custom_counter const& counter, std::string_view description,
-                                                       profile_interval initial_interval,
+                                                       counter_interval initial_interval,
                                                        custom_counter_options const& options = {}) noexcept {
     if (rule const r = counter.check(); r != rule::ok) return r;
     if (rule const r = check_counter_description(description); r != rule::ok) return r;
@@ -236,9 +235,19 @@ template <kernel K>
     std::span<std::byte> const storage = options.source_list_storage.empty() ? local.span() : options.source_list_storage;
     std::uint32_t id = 0;
     {
-        auto const before = query<profile_source_list>(k, storage);
+        std::uint32_t listed = 0;
+        auto const before = query<profile_source_list>(k, storage, &listed);
         if (!before) return before.error();
         if (detail::find_described(*before, description, id)) return rule::custom_counter_description_taken;
+        // The list is read again to find the new source's id: refuse before the add if it would then
+        // not fit (the kernel would keep a source whose id nobody learns).
+        std::size_t const needed = kernel_profile_list_records_offset + listed + profile_source_record_size(description.size());
+        if (needed > storage.size())
+            return detail::fail(make_error_code(rule::source_list_buffer_too_small),
+                        "add_profile_source: the profile-source list takes {value} bytes once the source is added, the "
+                        "storage holds {high}; nothing was sent: pass custom_counter_options::source_list_storage of "
+                        "{value} bytes or more",
+                        "add_profile_source", needed, 0, storage.size());
     }
 
     kernel_profile_add_request const request = encode_profile_add(counter, description, initial_interval, options);
@@ -250,6 +259,15 @@ template <kernel K>
     if (!after) return after.error();
     if (!detail::find_described(*after, description, id)) return rule::custom_counter_not_listed;
     return id;
+}
+
+/// The same with the interval as a profile_interval (what earlier releases took; its count() is the
+/// event count). A counter's interval is a counter_interval: 65536_events.
+template <kernel K>
+[[nodiscard]] result<std::uint32_t> add_profile_source(K& k, custom_counter const& counter, std::string_view description,
+                                                       profile_interval initial_interval,
+                                                       custom_counter_options const& options = {}) noexcept {
+    return add_profile_source(k, counter, description, counter_interval{initial_interval.count()}, options);
 }
 
 /// Removes a profile source (one added by add_profile_source). The kernel's status, as an error_code.
@@ -298,6 +316,11 @@ public:
 
     [[nodiscard]] basic_custom_counter_guard(kernel_param k, custom_counter const& counter, std::string_view description,
                                              profile_interval initial_interval, restore_reporter reporter = {},
+                                             custom_counter_options const& options = {}) noexcept
+        : basic_custom_counter_guard(k, counter, description, counter_interval{initial_interval.count()}, reporter,
+                                     options) {}
+    [[nodiscard]] basic_custom_counter_guard(kernel_param k, custom_counter const& counter, std::string_view description,
+                                             counter_interval initial_interval, restore_reporter reporter = {},
                                              custom_counter_options const& options = {}) noexcept
         : reporter_(reporter), options_(options) {
         options_.source_list_storage = {}; // the caller's storage need not outlive the guard
@@ -361,6 +384,9 @@ private:
 
 template <kernel K>
 basic_custom_counter_guard(K&, custom_counter const&, std::string_view, profile_interval, restore_reporter = {},
+                           custom_counter_options const& = {}) -> basic_custom_counter_guard<K>;
+template <kernel K>
+basic_custom_counter_guard(K&, custom_counter const&, std::string_view, counter_interval, restore_reporter = {},
                            custom_counter_options const& = {}) -> basic_custom_counter_guard<K>;
 
 /// The custom-counter guard for any kernel (basic_custom_counter_guard<kernel_ref>), as interval_guard.

@@ -222,16 +222,6 @@ struct pmc_options {
 
 namespace detail {
 
-/// Case-insensitive ASCII comparison of a list entry's description with a name.
-inline bool description_is(profile_source_entry const& e, std::string_view name) noexcept {
-    if (e.description_size() != name.size()) return false;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        char16_t const c = e.description_at(i);
-        if (c >= 0x80 || ascii_lower(static_cast<char>(c)) != ascii_lower(name[i])) return false;
-    }
-    return true;
-}
-
 /// The condition a kernel status stands for at a step.
 inline pmc_condition pmc_condition_of(pmc_step step, std::int32_t status) noexcept {
     switch (status) {
@@ -291,12 +281,7 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
         auto const& c = counters[i];
         bool found = false;
         if (c.by_name()) {
-            for (auto e : *list)
-                if (description_is(e, c.name)) {
-                    entries[i] = e;
-                    found = true;
-                    break;
-                }
+            found = find_named(*list, c.name, entries[i]);
         } else {
             found = list->find(c.id, entries[i]);
         }
@@ -428,8 +413,8 @@ template <kernel K>
     profile_source_list_buffer<> local;
     auto const list = query<profile_source_list>(k, storage.empty() ? local.span() : storage);
     if (!list) return list.error();
-    for (auto const& e : *list)
-        if (detail::description_is(e, name)) return static_cast<profile_source>(e.source_id());
+    profile_source_entry e;
+    if (detail::find_named(*list, name, e)) return static_cast<profile_source>(e.source_id());
     return rule::profile_source_absent;
 }
 

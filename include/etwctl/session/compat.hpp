@@ -32,6 +32,7 @@
 #include "etwctl/session/checks.hpp"
 #include "etwctl/session/layouts.hpp"
 #include "etwctl/status_codes.hpp"
+#include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 
@@ -44,10 +45,6 @@ concept properties_block = !std::is_const_v<P> && sizeof(P) >= sizeof(event_trac
 /// TRACEHANDLE: a 64-bit unsigned integer (ULONG64 on Windows, std::uint64_t elsewhere).
 template <class H>
 concept trace_handle_type = std::unsigned_integral<H> && sizeof(H) == 8;
-
-/// ULONG: a 32-bit unsigned integer (unsigned long on Windows, which is not std::uint32_t).
-template <class U>
-concept ulong_type = std::unsigned_integral<U> && sizeof(U) == 4;
 
 namespace detail {
 

@@ -83,6 +83,11 @@ struct querier<profile_source_list> {
         std::size_t returned = 0;
         auto const o = query_profile_sources(k, storage.empty() ? nullptr : storage.data(), storage.size(), returned);
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);
+        if (o.broken == rule::source_list_buffer_too_small) [[unlikely]]
+            return fail(o.code(),
+                        "query<{name}>: the list takes {value} bytes, the storage holds {high}; read it again into "
+                        "storage of {value} bytes (required_size reports it)",
+                        "profile_source_list", returned, 0, storage.size());
         if (!o.ok()) return o.code();
         return profile_source_list_view::from_checked(checked_chain(storage.first(returned)));
     }
@@ -159,7 +164,9 @@ struct querier<stream_count> {
 
 template <>
 struct querier<pmc_counter_owners> {
-    /// storage: at least 8 + 12 x query<max_pmc_counters> bytes (pmc_owner_buffer<> holds 16 counters).
+    /// storage: at least pmc_owner_storage_size(query<max_pmc_counters>) = 8 + 12 x counters bytes
+    /// (pmc_owner_buffer<> holds 16 counters; a machine may have more: a too-small storage fails, and
+    /// required_size and describe() say how many bytes suffice).
     template <kernel K>
     static result<pmc_owner_view> apply(K& k, std::span<std::byte> storage, std::uint32_t processor = 0,
                                         std::uint32_t* required_size = nullptr) noexcept {
@@ -171,7 +178,13 @@ struct querier<pmc_counter_owners> {
         auto const ec = query_error<pmc_counter_owners>(
             query_control(k, pmc_counter_owners::row.query.kernel_code, storage.data(), length, storage.data(), length, returned));
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);
+        if (ec && returned > storage.size()) [[unlikely]]
+            return fail(ec,
+                        "query<{name}>: this machine's counter owners take {value} bytes, the storage holds {high}; "
+                        "pass storage of {value} bytes (pmc_owner_storage_size(query<max_pmc_counters>))",
+                        "pmc_counter_owners", returned, 0, storage.size());
         if (ec) return ec;
+        if (returned > storage.size()) return rule::kernel_reply_malformed; // a reply longer than the buffer
         pmc_owner_view v;
         if (rule const r = pmc_owner_view::parse(storage.first(returned), v); r != rule::ok) return r;
         return v;
@@ -188,6 +201,7 @@ struct querier<pmc_session_information> {
                           storage.empty() ? nullptr : storage.data(), storage.size(), returned));
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (ec) return ec;
+        if (returned > storage.size()) return rule::kernel_reply_malformed; // a reply longer than the buffer
         pmc_session_view v;
         if (rule const r = pmc_session_view::parse(storage.first(returned), v); r != rule::ok) return r;
         return v;

@@ -312,12 +312,13 @@ struct setter<disallow_list> {
 /// TRACE_STACK_CACHING_INFO for class 24 or 26: the values inside the kernel's clamps, then the request.
 template <class C, kernel K>
 std::error_code set_stack_cache(K& k, session_handle session, stack_cache_size size, stack_cache_buckets buckets) noexcept {
-    if (size.bytes < stack_cache_size_bounds.min || size.bytes > stack_cache_size_bounds.max) [[unlikely]]
+    if (!size.is_kernel_default() && (size.bytes < stack_cache_size_bounds.min || size.bytes > stack_cache_size_bounds.max))
+        [[unlikely]]
         return fail(rule::stack_cache_out_of_bounds,
                     "set<{name}>: a cache of {value} bytes is outside the kernel's [{low}, {high}] (3 to 50 MiB); pass "
                     "a size in range, or stack_cache_size{stack_cache_size_bounds.clamp(bytes)} to accept the clamp",
                     C::name, size.bytes, stack_cache_size_bounds.min, stack_cache_size_bounds.max);
-    if (!stack_cache_bucket_bounds.contains(buckets.count)) [[unlikely]]
+    if (!buckets.is_kernel_default() && !stack_cache_bucket_bounds.contains(buckets.count)) [[unlikely]]
         return fail(rule::stack_cache_out_of_bounds,
                     "set<{name}>: {value} buckets is outside the kernel's [{low}, {high}]; pass a count in range, or "
                     "stack_cache_buckets{stack_cache_bucket_bounds.clamp(n)} to accept the clamp",
@@ -352,8 +353,10 @@ struct setter<lbr_configuration> {
 
 template <>
 struct setter<lbr_event_list> {
+    /// hook_ids, or the SDK's own form: a ULONG[] of hook ids (ULONG, DWORD, std::uint32_t), sent as given,
+    /// as TraceSetInformation(TraceLbrEventListInfo) sends the caller's array.
     template <kernel K, class R>
-        requires hook_range<R>
+        requires(hook_range<R> || (sized_contiguous<R> && ulong_type<element_of<R>>))
     static std::error_code apply(K& k, session_handle session, R const& hooks) noexcept {
         if constexpr (extent_of<R> != std::dynamic_extent)
             static_assert(extent_of<R> <= limits::max_lbr_events,
@@ -361,8 +364,12 @@ struct setter<lbr_event_list> {
         std::size_t const n = std::ranges::size(hooks);
         if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return failed(make_error_code(r));
         constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
-        return to_error_code<lbr_event_list>(
-            send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
+        if constexpr (hook_range<R>)
+            return to_error_code<lbr_event_list>(
+                send_hook_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
+        else
+            return to_error_code<lbr_event_list>(
+                send_ulong_list<d.max_count>(k, d.kernel_code, session.value, std::ranges::data(hooks), n));
     }
 };
 

@@ -5,6 +5,7 @@
 // any other failure is reported as usual.
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "etwctl/error.hpp"
 #include "etwctl/typed/query.hpp"
@@ -80,8 +81,17 @@ int cmd_pmc_owners(context const& ctx, tool_kernel& k, json_object& out) {
     auto const& p = ctx.cl.positional;
     if (p.size() != 2) return usage_error(ctx, "expected 'pmc owners'");
     std::uint32_t const processor = 0; // the owners of processor 0's counters
-    etwctl::pmc_owner_buffer<> storage;
-    auto const owners = etwctl::query<etwctl::pmc_counter_owners>(k, storage, processor);
+    // Room for every counter this machine has (more than 16 exist); read again with the size the
+    // kernel names if it still says "too small".
+    std::vector<std::byte> storage(etwctl::pmc_owners_head_size);
+    if (auto const max = etwctl::query<etwctl::max_pmc_counters>(k.inner()))
+        storage.resize(static_cast<std::size_t>(etwctl::pmc_owner_storage_size(*max)));
+    std::uint32_t required = 0;
+    auto owners = etwctl::query<etwctl::pmc_counter_owners>(k, std::span<std::byte>(storage), processor, &required);
+    if (!owners && required > storage.size()) {
+        storage.resize(required);
+        owners = etwctl::query<etwctl::pmc_counter_owners>(k, std::span<std::byte>(storage), processor, &required);
+    }
     if (!owners) {
         if (etwctl::rule_of(owners.error()) == etwctl::rule::class_not_on_this_windows) {
             out.str("owners", "not on this Windows");

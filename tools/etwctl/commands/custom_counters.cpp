@@ -156,6 +156,9 @@ int cmd_pmc_add(context const& ctx, tool_kernel& k, json_object& out) {
     etwctl::custom_counter_options options;
     // The tool exits right after adding: a source that did not persist would not outlive it.
     options.persist = !ctx.cl.has("--no-persist");
+    // Room for the list as it is and the new source, however long the machine's list is.
+    std::vector<std::byte> storage = source_list_storage(k.inner(), etwctl::profile_source_record_size(name.size()));
+    options.source_list_storage = storage;
 
     etwctl::kernel_profile_add_request const request =
         etwctl::encode_profile_add(*spec.counter, name, etwctl::profile_interval{interval}, options);

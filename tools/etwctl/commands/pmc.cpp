@@ -54,6 +54,21 @@ int cmd_pmc(context const& ctx, tool_kernel& k, json_object& out) {
     session_arg s;
     if (int const rc = resolve_session(ctx, k, p[1], s); rc != exit_ok) return rc;
     out.num("session", s.handle.value);
+    std::vector<std::byte> storage = source_list_storage(k.inner()); // a list of any length
+    // Every named counter must be on this machine before anything is sent (--flags would otherwise be
+    // set and stay set when a later step refuses a name). Read directly: not a request of this command.
+    for (std::size_t i = 0; i < counters.size(); ++i) {
+        if (!counters[i].by_name()) continue;
+        auto const found = etwctl::find_profile_source(k.inner(), names[i], storage);
+        if (found || etwctl::rule_of(found.error()) != etwctl::rule::profile_source_absent) continue;
+        std::string m = "counter '" + names[i] + "' is not in this machine's profile-source list";
+        if (auto const listed = read_sources(k.inner()))
+            if (auto const near = suggest_source(*listed, names[i]); !near.empty()) m += " (did you mean " + near + "?)";
+        failure f{exit_refused, found.error(), m + "; nothing was sent", {}, {}};
+        f.hint = "see etwctl profile-sources";
+        f.details.str("counter", names[i]);
+        return report_failure(ctx, f);
+    }
     // --flags: added to the session's flags first, so the events' groups are on when checked.
     if (flags) {
         auto const current = etwctl::query<etwctl::system_trace_enable_flags>(k, s.handle);
@@ -64,8 +79,10 @@ int cmd_pmc(context const& ctx, tool_kernel& k, json_object& out) {
         out.str("flags", flags_text(merged));
     }
 
+    etwctl::pmc_options options;
+    options.source_list_storage = storage;
     auto const r = etwctl::setup_pmc(k, s.handle, std::span<etwctl::pmc_counter const>(counters),
-                                     std::span<etwctl::hook_id const>(ids, n_events));
+                                     std::span<etwctl::hook_id const>(ids, n_events), options);
     // Names for counters given by id, from the machine's list (read directly: not a request of this command).
     std::vector<source_row> rows;
     if (auto const listed = read_sources(k.inner())) rows = *listed;

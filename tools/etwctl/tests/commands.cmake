@@ -161,7 +161,7 @@ etwctl_tool_test(xperf_stackwalk_comma RC 1 ARGS -stackwalk CSwitch,ReadyThread 
 etwctl_tool_test(pmc_counters_plus RC 1 ARGS pmc kernel --counters TotalCycles+InstructionRetired --events CSwitch
                  STDERR "counters are joined with ',' (as in xperf), not '+'")
 etwctl_tool_test(pmc_counter_suggestion RC 2 ARGS pmc kernel --counters TotalCycle --events CSwitch
-                 STDERR "counter 'TotalCycle': did you mean TotalCycles?" "rule profile_source_absent")
+                 STDERR "counter 'TotalCycle' is not in this machine's profile-source list (did you mean TotalCycles?)" "rule profile_source_absent")
 etwctl_tool_test(interval_source_suggestion RC 2 ARGS interval get --source InstructionsRetired
                  STDERR "did you mean InstructionRetired?")
 etwctl_tool_test(group_suggestion RC 1 ARGS -on Latncy STDERR "unknown name 'Latncy' at offset 0 (did you mean Latency?)")

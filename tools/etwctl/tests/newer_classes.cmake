@@ -174,3 +174,37 @@ etwctl_tool_test(privilege_enabled_by_the_tool RC 0 SIM privilege-disabled ARGS 
                  STDOUT "Timer (0): 10000 -> 1250 (125.0 us, 8000.0 Hz)")
 etwctl_tool_test(privilege_not_held RC 3 SIM no-privilege ARGS interval set 8kHz
                  STDERR "STATUS_PRIVILEGE_NOT_HELD" "hint: needs SeSystemProfilePrivilege")
+
+# ---- issue 21 items 9 and 16: long lists, names in any case, nothing sent before a refusal ----
+# filler-sources=12: twelve custom sources with 126-character names push the list past 4 KiB.
+etwctl_tool_test(sources_past_4k RC 0 SIM filler-sources=12,custom-pmc=MyL2 ARGS profile-sources STDOUT "49 MyL2")
+etwctl_tool_test(pmc_remove_past_4k RC 0 SIM filler-sources=12,custom-pmc=MyL2 ARGS pmc remove MyL2
+                 STDOUT "removed profile source 49 'MyL2'")
+etwctl_tool_test(pmc_add_past_4k RC 0 SIM filler-sources=12 ARGS pmc add Big --intel 24:3F
+                 STDOUT "added profile source 49 'Big'" "listed: 49 Big")
+etwctl_tool_test(pmc_counters_past_4k RC 0 SIM filler-sources=12,custom-pmc=MyL2 ARGS pmc kernel --counters MyL2 --events CSwitch
+                 STDOUT "PMC counters MyL2 (49) on CSwitch")
+etwctl_tool_test(pmc_owners_many RC 0 SIM max-pmc=20 ARGS pmc owners STDOUT "counter 16: free" "counter 19: free")
+# a name the list has in another case is taken: every lookup ignores case
+etwctl_tool_test(pmc_add_other_case RC 2 ARGS pmc add totalcycles --intel 3C:00
+                 STDERR "the profile-source list already has a source named 'totalcycles'" "rule custom_counter_description_taken")
+# every counter is checked before --flags is sent
+etwctl_tool_test(pmc_flags_bad_counter RC 2 ARGS --trace pmc kernel --flags DISPATCHER --counters BAD --events CSwitch
+                 STDERR "counter 'BAD' is not in this machine's profile-source list" "nothing was sent" "rule profile_source_absent"
+                 NOT_STDOUT "NtSetSystemInformation")
+# with a group among the names, the flags still obey the duplicate and count rules
+etwctl_tool_test(group_flag_twice RC 1 ARGS -on Base+PROC_THREAD+PROC_THREAD STDERR "name given twice 'PROC_THREAD'")
+string(REPEAT "+LOADER" 1100 many_flags)
+etwctl_tool_test(group_too_many_names RC 1 ARGS -on Base${many_flags} STDERR "1101 names" "at most 1024 names")
+# the flag summary of --trace / --dry-run is the whole mask (723 characters here; it was cut at 511)
+etwctl_tool_test(flags_summary_long RC 0 ARGS --dry-run flags kernel set
+                 0x1FFFFFFF+0x3FFFFFFF+0x5FFFFFFF+0x7FFFFFFF+0x9FFFFFFF+0xBFFFFFFF+0xDFFFFFFF+0xFFFFFFFF
+                 STDOUT "+0xBFFFFFFE+0xDFFFFFFF+0xFFFFFFFF\n")
+# --json: argument bytes that are not UTF-8 are escaped; UTF-8 passes as it is (a Windows build's
+# arguments arrive in the ANSI code page: host builds only)
+if(NOT CMAKE_CROSSCOMPILING)
+    string(ASCII 233 latin1_e_acute)
+    string(ASCII 195 169 utf8_e_acute)
+    etwctl_tool_test(json_not_utf8 RC 2 ARGS --json pmc remove caf${latin1_e_acute} STDOUT "\"source\":\"caf\\u00e9\"")
+    etwctl_tool_test(json_utf8 RC 2 ARGS --json pmc remove caf${utf8_e_acute} STDOUT "\"source\":\"caf${utf8_e_acute}\"")
+endif()
