@@ -235,8 +235,9 @@ TEST_CASE("a failure midway: the sessions started are stopped again, the step an
     CHECK(contains(r.message, "EnableTraceEx2 of provider '{7A0C3E51-19D2-4B8F-A6E4-0F5D2C9B8E13}' on 'WPR_initiated_WprApp_Test Event Collector': "));
     CHECK(contains(r.message, "access denied"));
     REQUIRE(r.rolled_back.size() == 2);
-    CHECK(r.rolled_back[0].stopped);
-    CHECK(r.rolled_back[1].stopped);
+    CHECK(r.rolled_back[0].report.stopped);
+    CHECK(r.rolled_back[0].name == "WPR_initiated_WprApp_Test Event Collector");
+    CHECK(r.rolled_back[1].report.stopped);
     CHECK(r.profile.empty());
     CHECK(wpr::find_profile_sessions(*k, wpr::default_session_prefix()).sessions.empty());
 }

@@ -117,6 +117,15 @@ struct apply_options {
 
 // ---- the sessions a profile started ----------------------------------------------------------------------
 
+/// What stopping one session of a profile did.
+struct stopped_session {
+    std::string name;
+    std::string log_file;        ///< its .etl ("" : a Memory-mode session, or the flush failed)
+    session_handle handle{};
+    std::error_code flush_error; ///< stop_profile: the flush (or the write of the ring to the file) failed
+    stop_report report;
+};
+
 /// The sessions an apply started: move-only, stopped (in reverse order) on scope exit unless released.
 class applied_profile {
 public:
@@ -126,14 +135,14 @@ public:
     applied_profile(applied_profile&&) noexcept = default;
     applied_profile& operator=(applied_profile&& o) noexcept {
         if (this != &o) {
-            (void)stop();
+            close();
             sessions_ = std::move(o.sessions_);
             names_ = std::move(o.names_);
             log_files_ = std::move(o.log_files_);
         }
         return *this;
     }
-    ~applied_profile() { (void)stop(); }
+    ~applied_profile() { close(); }
 
     [[nodiscard]] std::size_t size() const noexcept { return sessions_.size(); }
     [[nodiscard]] bool empty() const noexcept { return sessions_.empty(); }
@@ -144,10 +153,13 @@ public:
     [[nodiscard]] std::vector<std::string> const& log_files() const noexcept { return log_files_; }
 
     /// Stops every session still owned, the last started first; their reports in that order.
-    std::vector<stop_report> stop() noexcept {
-        std::vector<stop_report> reports;
-        for (auto it = sessions_.rbegin(); it != sessions_.rend(); ++it)
-            if (it->owns()) reports.push_back(it->stop());
+    std::vector<stopped_session> stop() {
+        std::vector<stopped_session> reports;
+        for (std::size_t i = sessions_.size(); i-- > 0;)
+            if (sessions_[i].owns()) {
+                session_handle const h = sessions_[i].handle();
+                reports.push_back({names_[i], log_files_[i], h, {}, sessions_[i].stop()});
+            }
         sessions_.clear();
         names_.clear();
         log_files_.clear();
@@ -166,6 +178,9 @@ public:
     }
 
 private:
+    void close() noexcept {
+        while (!sessions_.empty()) sessions_.pop_back(); // each stops itself if owned, the last started first
+    }
     std::vector<trace_session> sessions_;
     std::vector<std::string> names_;
     std::vector<std::string> log_files_;
@@ -179,7 +194,7 @@ struct apply_result {
     std::optional<apply_step> failed;
     std::string message;              ///< "<step>: <describe(error)>" on failure
     std::vector<finding> warnings;    ///< what the plan carries that apply did not send
-    std::vector<stop_report> rolled_back;
+    std::vector<stopped_session> rolled_back;
     explicit operator bool() const noexcept { return !error; }
 };
 
@@ -488,20 +503,12 @@ template <class K>
     return out;
 }
 
-/// What stopping one session of a profile did.
-struct stopped_session {
-    std::string name;
-    std::string log_file;        ///< its .etl ("" : a Memory-mode session, or the flush failed)
-    std::error_code flush_error; ///< stop_profile: the flush (or the write of the ring to the file) failed
-    stop_report report;
-};
-
 /// wpr -cancel: stops every session whose name begins with `prefix`; nothing is saved.
 template <class K>
     requires(etwctl::kernel<K> && session_kernel<K>)
 [[nodiscard]] std::vector<stopped_session> cancel_profile(K& k, std::vector<running_session> const& sessions) {
     std::vector<stopped_session> out;
-    for (auto const& s : sessions) out.push_back({s.name, s.log_file, {}, stop_session(session_kernel_ref(k), s.name)});
+    for (auto const& s : sessions) out.push_back({s.name, s.log_file, s.handle, {}, stop_session(session_kernel_ref(k), s.name)});
     return out;
 }
 
@@ -517,7 +524,7 @@ template <class K>
     apply_options o;
     o.log_directory = directory;
     for (auto const& s : sessions) {
-        stopped_session st{s.name, s.log_file, {}, {}};
+        stopped_session st{s.name, s.log_file, s.handle, {}, {}};
         session_ref const ref(session_kernel_ref(k), s.handle);
         if (s.log_file.empty()) {
             st.log_file = detail::log_file_of(o, s.name);
