@@ -444,21 +444,8 @@ struct profile_sessions {
 
 namespace detail {
 [[nodiscard]] inline std::string utf8_of(wide_string_view w) {
-    std::string o;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-        std::uint32_t c = static_cast<std::uint16_t>(w[i]);
-        if (c >= 0xD800 && c < 0xDC00 && i + 1 < w.size()) {
-            std::uint32_t const lo = static_cast<std::uint16_t>(w[i + 1]);
-            if (lo >= 0xDC00 && lo < 0xE000) c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00), ++i;
-        }
-        if (c < 0x80) o += static_cast<char>(c);
-        else if (c < 0x800) o += static_cast<char>(0xC0 | (c >> 6)), o += static_cast<char>(0x80 | (c & 0x3F));
-        else if (c < 0x10000)
-            o += static_cast<char>(0xE0 | (c >> 12)), o += static_cast<char>(0x80 | ((c >> 6) & 0x3F)), o += static_cast<char>(0x80 | (c & 0x3F));
-        else
-            o += static_cast<char>(0xF0 | (c >> 18)), o += static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
-                o += static_cast<char>(0x80 | ((c >> 6) & 0x3F)), o += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    std::string o(utf8_from_utf16(w, nullptr, 0), '\0');
+    (void)utf8_from_utf16(w, o.data(), o.size());
     return o;
 }
 } // namespace detail

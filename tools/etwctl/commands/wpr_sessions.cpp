@@ -46,8 +46,8 @@ std::string stopped_json(wpr::stopped_session const& s) {
 }
 
 /// Reports each stop; the first failure (of a flush or a stop) is returned after all were tried.
-int report_stops(context const& ctx, std::vector<wpr::stopped_session> const& stopped, json_object& out) {
-    std::vector<std::string> sj;
+int report_stops(context const& ctx, std::vector<wpr::stopped_session> const& stopped, json_object& out,
+                 std::vector<std::string>& sj) {
     int rc = exit_ok;
     for (auto const& s : stopped) {
         sj.push_back(stopped_json(s));
@@ -76,7 +76,8 @@ int wpr_cancel(context const& ctx, tool_kernel& k, wpr_args const&, json_object&
     if (found.sessions.empty()) return none_running(ctx);
     auto stopped = wpr::cancel_profile(k, found.sessions);
     for (auto& s : stopped) s.log_file.clear(); // cancelled: nothing is saved (a File session's partial file stays)
-    return report_stops(ctx, stopped, out);
+    std::vector<std::string> sj;
+    return report_stops(ctx, stopped, out, sj);
 }
 
 int wpr_stop(context const& ctx, tool_kernel& k, wpr_args const& a, json_object& out) {
@@ -86,7 +87,8 @@ int wpr_stop(context const& ctx, tool_kernel& k, wpr_args const& a, json_object&
     auto const slash = a.target.find_last_of("/\\");
     std::string const directory = slash == std::string::npos ? std::string() : a.target.substr(0, slash);
     auto const stopped = wpr::stop_profile(k, found.sessions, directory);
-    if (int const rc = report_stops(ctx, stopped, out); rc != exit_ok) return rc;
+    std::vector<std::string> sj;
+    if (int const rc = report_stops(ctx, stopped, out, sj); rc != exit_ok) return rc;
     std::vector<std::string> files;
     for (auto const& s : stopped)
         if (!s.log_file.empty()) files.push_back(json_string(s.log_file));
@@ -99,7 +101,13 @@ int wpr_stop(context const& ctx, tool_kernel& k, wpr_args const& a, json_object&
     out.str("output", a.target).boolean("merged", false).raw("files", json_array(files));
     if (ctx.deferred)
         *ctx.deferred = json_failure{true, exit_partial, json_object().str("kind", "partial").str("message", message).text(),
-                                     json_object().str("output", a.target).boolean("merged", false).raw("files", json_array(files)).text(), {}};
+                                     json_object()
+                                         .str("output", a.target)
+                                         .boolean("merged", false)
+                                         .raw("files", json_array(files))
+                                         .raw("sessions", json_array(sj))
+                                         .text(),
+                                     {}};
     return exit_partial;
 }
 

@@ -94,7 +94,8 @@ etwctl_tool_test(wpr_stop RC 4 SIM "${wpr_running}" ARGS wpr -stop out/merged.et
     STDOUT "stopped '${wpr_system}': events in out/${wpr_system}.etl" "stopped '${wpr_events}': events in out/${wpr_events}.etl"
     STDERR "out/merged.etl was not written: WPR merges its sessions' files into one with a KernelTraceControl merge that is not public")
 etwctl_tool_json_test(wpr_stop_json RC 4 SIM "${wpr_running}" ARGS wpr -stop merged.etl
-    FIELDS "ok=OFF" "exit_code=4" "details/merged=OFF" "details/files#=2" "details/files/0=${wpr_system}.etl")
+    FIELDS "ok=OFF" "exit_code=4" "details/merged=OFF" "details/files#=2" "details/files/0=${wpr_system}.etl"
+           "details/sessions#=2" "details/sessions/1/name=${wpr_events}" "details/sessions/1/stopped=ON")
 etwctl_tool_test(wpr_cancel RC 0 SIM "${wpr_running}" ARGS --trace wpr -cancel
     STDOUT "stopped '${wpr_system}': its events were not saved" "stopped '${wpr_events}': its events were not saved" "ControlTraceW")
 etwctl_tool_test(wpr_cancel_none RC 3 ARGS wpr -cancel STDERR "no WPR session runs (none is named WPR_initiated_WprApp_...)")
