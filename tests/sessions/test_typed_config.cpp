@@ -180,10 +180,10 @@ TEST_CASE("utf8_from_utf16: names as Windows reports them, sized first, nothing 
     std::string out(need, '\0');
     CHECK(utf8_from_utf16(w, out.data(), out.size()) == need);
     CHECK(out == std::string("A\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xED\xA0\x80z"));
-    char small[4] = {'#', '#', '#', '#'};
-    CHECK(utf8_from_utf16(w, small, 3) == need); // "A" and "é" fit; the euro sign's first byte is the third
-    CHECK(small[0] == 'A');
-    CHECK(small[3] == '#');
+    char part[4] = {'#', '#', '#', '#'};
+    CHECK(utf8_from_utf16(w, part, 3) == need); // "A" and "é" fit; the euro sign's first byte is the third
+    CHECK(part[0] == 'A');
+    CHECK(part[3] == '#');
     static constexpr etwctl::wide_char ok[] = {u'o', u'k'};
     static_assert(utf8_from_utf16(etwctl::wide_string_view(ok, 2), nullptr, 0) == 2);
 }
