@@ -170,3 +170,20 @@ static_assert(!std::is_constructible_v<session_text, std::u16string&&>);
 static_assert(std::is_constructible_v<session_text, std::string const&>);
 static_assert(std::is_constructible_v<session_text, std::string_view>);
 static_assert(std::is_constructible_v<session_text, char const (&)[4]>);
+
+TEST_CASE("utf8_from_utf16: names as Windows reports them, sized first, nothing written past the buffer") {
+    using etwctl::utf8_from_utf16;
+    etwctl::wide_char const text[] = {u'A', 0x00E9, 0x20AC, 0xD83D, 0xDE00, 0xD800, u'z'}; // A é € 😀 (pair), lone high, z
+    etwctl::wide_string_view const w(text, 7);
+    std::size_t const need = utf8_from_utf16(w, nullptr, 0);
+    CHECK(need == 1 + 2 + 3 + 4 + 3 + 1);
+    std::string out(need, '\0');
+    CHECK(utf8_from_utf16(w, out.data(), out.size()) == need);
+    CHECK(out == std::string("A\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xED\xA0\x80z"));
+    char part[4] = {'#', '#', '#', '#'};
+    CHECK(utf8_from_utf16(w, part, 3) == need); // "A" and "é" fit; the euro sign's first byte is the third
+    CHECK(part[0] == 'A');
+    CHECK(part[3] == '#');
+    static constexpr etwctl::wide_char ok[] = {u'o', u'k'};
+    static_assert(utf8_from_utf16(etwctl::wide_string_view(ok, 2), nullptr, 0) == 2);
+}

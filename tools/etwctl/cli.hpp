@@ -91,6 +91,20 @@ inline constexpr command_help helps[] = {
      "EnableTraceEx2), one session a command, with the options of xperf's -start group (etwctl help xperf).\n"
      "NAME \"NT Kernel Logger\" is the kernel logger; another NAME with kernel flags in -on is a system logger\n"
      "(EVENT_TRACE_SYSTEM_LOGGER_MODE); with providers in -on a user session."},
+    {"wpr", "etwctl wpr -start FILE!Profile[.Light|.Verbose] [-filemode] [--base FILE]...\n"
+            "       etwctl wpr -stop OUT.etl\n"
+            "       etwctl wpr -cancel\n"
+            "       etwctl wpr -status [FILE!Profile [-filemode] [--base FILE]...]\n"
+            "       etwctl wpr -profiles FILE\n"
+            "       etwctl wpr -check FILE!Profile[.Light|.Verbose] [-filemode] [--base FILE]...",
+     "Windows Performance Recorder profiles (.wprp), as wpr.exe takes them. The profile is read and checked\n"
+     "whole first (WPR's schema, Base= inheritance): a fault anywhere sends nothing. -start starts the system\n"
+     "logger and one session per event collector, named as WPR names them (WPR_initiated_WprApp_...), and\n"
+     "leaves them running; -status lists them (with a profile: compared with it), -cancel stops them,\n"
+     "-stop stops them with each session's events in a file of its own: OUT.etl is NOT written (WPR's merge\n"
+     "is not public; exit code 4 says so). -profiles lists a file's profiles; -check prints the plan.\n"
+     "--base FILE: a file that defines what Base= names (wpr -exportprofile writes WPR's built-in ones).\n"
+     "Memory mode is WPR's default; -filemode picks the File version (files in the current directory)."},
     {"xperf", "etwctl [-start [NAME]] [-on FLAGS|PROVIDERS] [-stackwalk EVENTS] [-f FILE] [-FileMode M] [-MaxFile MB]\n"
               "       [-BufferSize KB] [-MinBuffers N] [-MaxBuffers N] [-Buffering] [-RealTime] [-FlushTimer S]\n"
               "       [-ClockType PerfCounter|SystemTime|Cycle] [-pmc COUNTERS EVENTS] [-start NAME ...] [-setprofint N [SOURCE]]\n"

@@ -31,7 +31,7 @@ bool xperf_form(command_line const& cl) {
 /// The options only the commands of issue 13 take (they check their own): any other command refuses
 /// them rather than ignore them (interval set 10 --clamp must not look as if it clamped).
 int refuse_newer_options(context const& ctx) {
-    static constexpr std::string_view newer[] = {"--options", "--intel", "--amd", "--arm", "--description"};
+    static constexpr std::string_view newer[] = {"--options", "--intel", "--amd", "--arm", "--description", "--base"};
     if (!ctx.cl.switches.empty()) return usage_error(ctx, "option " + ctx.cl.switches.front() + " does not apply here");
     for (auto const& [name, value] : ctx.cl.options)
         for (auto n : newer)
@@ -41,7 +41,7 @@ int refuse_newer_options(context const& ctx) {
 
 int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     std::string_view const c = ctx.command;
-    bool const checks_own = c == "stackcache" || c == "lbr" ||
+    bool const checks_own = c == "stackcache" || c == "lbr" || c == "wpr" ||
                             (c == "pmc" && ctx.cl.positional.size() >= 2 &&
                              (ctx.cl.positional[1] == "add" || ctx.cl.positional[1] == "remove"));
     if (!checks_own)
@@ -63,6 +63,14 @@ int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     if (c == "version") return cmd_version(ctx, k, out);
     if (c == "xperf") return cmd_xperf(ctx, k, out);
     if (c == "session") return cmd_session(ctx, k, out);
+    if (c == "wpr") {
+#if defined(ETWCTL_TOOL_WPR)
+        return cmd_wpr(ctx, k, out);
+#else
+        return usage_error(ctx, "the wpr command is not in this build: it reads .wprp files with pugixml, which this build "
+                                "(a cross build) does not have; use a native build of etwctl");
+#endif
+    }
     return exit_usage;
 }
 

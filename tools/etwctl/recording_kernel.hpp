@@ -18,27 +18,18 @@
 #include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/request/logger_query.hpp"
 #include "etwctl/session/layouts.hpp"
+#include "etwctl/session/text.hpp"
 #include "etwctl/status_codes.hpp"
 
 namespace etwctl_tool {
 
 /// A 16-bit name as UTF-8 (for messages and JSON); stops at the NUL or after `max` units.
 inline std::string utf8_of(etwctl::wide_char const* w, std::size_t max = 4096) {
-    std::string o;
-    for (std::size_t i = 0; w && i < max && w[i]; ++i) {
-        auto c = static_cast<std::uint32_t>(static_cast<std::uint16_t>(w[i]));
-        if (c >= 0xD800 && c < 0xDC00 && i + 1 < max && w[i + 1]) { // a surrogate pair
-            auto const lo = static_cast<std::uint32_t>(static_cast<std::uint16_t>(w[i + 1]));
-            if (lo >= 0xDC00 && lo < 0xE000) c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00), ++i;
-        }
-        if (c < 0x80) o += static_cast<char>(c);
-        else if (c < 0x800) o += static_cast<char>(0xC0 | (c >> 6)), o += static_cast<char>(0x80 | (c & 0x3F));
-        else if (c < 0x10000)
-            o += static_cast<char>(0xE0 | (c >> 12)), o += static_cast<char>(0x80 | ((c >> 6) & 0x3F)), o += static_cast<char>(0x80 | (c & 0x3F));
-        else
-            o += static_cast<char>(0xF0 | (c >> 18)), o += static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
-                o += static_cast<char>(0x80 | ((c >> 6) & 0x3F)), o += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    std::size_t n = 0;
+    while (w && n < max && w[n]) ++n;
+    etwctl::wide_string_view const text(w, n);
+    std::string o(etwctl::utf8_from_utf16(text, nullptr, 0), '\0');
+    (void)etwctl::utf8_from_utf16(text, o.data(), o.size());
     return o;
 }
 

@@ -79,6 +79,9 @@ public:
     constexpr enable_options& exclude_inprivate() noexcept { return with(enable_property::exclude_inprivate); }
     constexpr enable_options& enable_silos() noexcept { return with(enable_property::enable_silos); }
     constexpr enable_options& source_container_tracking() noexcept { return with(enable_property::source_container_tracking); }
+    /// EVENT_ENABLE_PROPERTY_* bits given as a number (a profile's, a command line's): ORed in as given
+    /// (EnableTraceEx2 refuses a bit it does not know).
+    constexpr enable_options& enable_properties(std::uint32_t bits) noexcept { return with(bits); }
 
     /// EVENT_FILTER_TYPE_PID: only events of these processes (at most 8).
     constexpr enable_options& process_ids(std::span<std::uint32_t const> pids) noexcept {

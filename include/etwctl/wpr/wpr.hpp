@@ -11,6 +11,7 @@
 // The pieces: plan.hpp (the plan and findings), document.hpp (the element tree), read.hpp (pugixml ->
 // tree), schema.hpp + validate.hpp (the schema's rules), resolve.hpp (Base= and Operation), profiles.hpp
 // (lowering), check.hpp (a plan against a running session).
+// apply.hpp (a plan started through the session API; a profile's sessions found, stopped, cancelled).
 #pragma once
 
 #include <fstream>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "etwctl/config.hpp"
+#include "etwctl/wpr/apply.hpp"
 #include "etwctl/wpr/check.hpp"
 #include "etwctl/wpr/document.hpp"
 #include "etwctl/wpr/plan.hpp"

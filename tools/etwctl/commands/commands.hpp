@@ -21,6 +21,9 @@ int cmd_version(context const& ctx, tool_kernel& k, json_object& out);
 int cmd_xperf(context const& ctx, tool_kernel& k, json_object& out);
 /// etwctl session start|stop|list|query|flush|update: the xperf session verbs, one session a command.
 int cmd_session(context const& ctx, tool_kernel& k, json_object& out);
+/// etwctl wpr -start|-stop|-cancel|-status|-profiles|-check: WPR profiles (commands/wpr*.cpp; not in builds
+/// without pugixml).
+int cmd_wpr(context const& ctx, tool_kernel& k, json_object& out);
 /// commands/current_windows.cpp: the classes of later Windows releases (limits, pmc owners).
 int cmd_limits(context const& ctx, tool_kernel& k, json_object& out);
 int cmd_pmc_owners(context const& ctx, tool_kernel& k, json_object& out);

@@ -155,24 +155,7 @@ int enable_providers(context const& ctx, tool_kernel& k, group const& g, std::ve
     for (std::size_t i = 0; i < g.providers.size() && i < ids.size(); ++i) {
         provider_spec const& p = g.providers[i];
         etwctl::enable_options o;
-        o.level(p.level).match_any(p.keywords);
-        if (p.enable_property & etwctl::enable_property::stack_trace) o.stack_trace();
-        if (p.enable_property & etwctl::enable_property::sid) o.sid();
-        if (p.enable_property & etwctl::enable_property::ts_id) o.ts_id();
-        // Any other bit given as a number: as given (EnableTraceEx2 checks it).
-        std::uint32_t const rest = p.enable_property & ~(etwctl::enable_property::stack_trace | etwctl::enable_property::sid |
-                                                         etwctl::enable_property::ts_id);
-        for (std::uint32_t bit = 1; bit != 0; bit <<= 1)
-            if (rest & bit) {
-                if (bit == etwctl::enable_property::psm_key) o.psm_key();
-                else if (bit == etwctl::enable_property::ignore_keyword_0) o.ignore_keyword_0();
-                else if (bit == etwctl::enable_property::enable_keyword_0) o.enable_keyword_0();
-                else if (bit == etwctl::enable_property::process_start_key) o.process_start_key();
-                else if (bit == etwctl::enable_property::event_key) o.event_key();
-                else if (bit == etwctl::enable_property::exclude_inprivate) o.exclude_inprivate();
-                else if (bit == etwctl::enable_property::enable_silos) o.enable_silos();
-                else if (bit == etwctl::enable_property::source_container_tracking) o.source_container_tracking();
-            }
+        o.level(p.level).match_any(p.keywords).enable_properties(p.enable_property); // any bit as given: EnableTraceEx2 checks it
         k.note_provider_name(p.name);
         if (auto const ec = etwctl::enable_provider(ref, ids[i], o); ec)
             return report_error(ctx, ec, "cannot enable provider " + p.name + " on " + label, label);

@@ -43,6 +43,9 @@ endif()
 if(DEFINED CALLS) # etwctl_tool_requests_test (session_verbs.cmake): --json's "requests" too
     include(${CMAKE_CURRENT_LIST_DIR}/check_requests.cmake)
 endif()
+if(DEFINED FIELDS AND NOT "${FIELDS}" STREQUAL "") # etwctl_tool_json_test (wpr.cmake): members of --json's object
+    include(${CMAKE_CURRENT_LIST_DIR}/check_json.cmake)
+endif()
 if(failed)
     message(FATAL_ERROR "etwctl ${ARGS}\n${failed}--- stdout:\n${out}--- stderr:\n${err}")
 endif()

@@ -1,0 +1,122 @@
+# End-to-end tests of `etwctl wpr` (WPR profiles) on the simulated kernel (included by CMakeLists.txt:
+# etwctl_tool_test, etwctl_tool_requests_test). The profiles are in data/ (sample.wprp and one broken
+# copy per fault) and tests/wpr/data/. Builds without pugixml (the mingw cross builds) have no wpr
+# command: there it must say so.
+if(NOT TARGET etwctl::wpr)
+    etwctl_tool_test(wpr_not_in_build RC 1 ARGS wpr -profiles x.wprp STDERR "the wpr command is not in this build")
+    return()
+endif()
+
+set(wpr_data ${CMAKE_CURRENT_SOURCE_DIR}/data)
+set(wpr_lib_data ${CMAKE_CURRENT_SOURCE_DIR}/../../../tests/wpr/data)
+set(wpr_system "WPR_initiated_WprApp_WPR System Collector")
+set(wpr_events "WPR_initiated_WprApp_Tool Events")
+set(wpr_running "logger=5:${wpr_system},user-logger=6:${wpr_events}")
+
+# etwctl_tool_json_test(<name> RC <code> [SIM <ETWCTL_SIM>] ARGS <args>... FIELDS <path=value>... [STDERR <s>...]):
+# runs with --sim --json and checks members of the JSON object (check_json.cmake).
+function(etwctl_tool_json_test name)
+    cmake_parse_arguments(T "" "RC;SIM" "ARGS;FIELDS;STDERR" ${ARGN})
+    foreach(v ARGS FIELDS STDERR)
+        string(REPLACE ";" "|" ${v} "${T_${v}}")
+    endforeach()
+    string(REPLACE ";" "|" emulator "${CMAKE_CROSSCOMPILING_EMULATOR}")
+    add_test(NAME tool.${name}
+             COMMAND ${CMAKE_COMMAND} "-DTOOL=$<TARGET_FILE:etwctl_tool>" "-DEMULATOR=${emulator}" "-DARGS=--sim|--json|${ARGS}"
+                     "-DSIM=${T_SIM}" "-DRC=${T_RC}" "-DFIELDS=${FIELDS}" "-DSTDERR=${STDERR}"
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/run_tool.cmake)
+endfunction()
+
+# ---- -start: the calls, field by field ----
+etwctl_tool_json_test(wpr_start_dry_run_json RC 0 ARGS --dry-run wpr -start "${wpr_data}/sample.wprp!Tool" -filemode
+    FIELDS "ok=ON" "profile=Tool.Verbose.File" "warnings#=0" "sessions#=2"
+           "sessions/0/name=${wpr_system}" "sessions/0/log_file=${wpr_system}.etl" "sessions/1/log_file=${wpr_events}.etl"
+           "requests#=6"
+           # StartTrace of the system logger: its properties from SysColl (256 KB x 32), a sequential file, system logger mode
+           "requests/0/session=${wpr_system}" "requests/0/sent=OFF"
+           "requests/0/fields/5/note=BufferSize 256 KB" "requests/0/fields/6/note=MinimumBuffers 32" "requests/0/fields/7/note=MaximumBuffers 32"
+           "requests/0/fields/9/hex=01 00 00 02" # LogFileMode SEQUENTIAL | SYSTEM_LOGGER_MODE
+           # the group mask: class 1, the dry run's handle, Masks[0] 0x17 (ProcessThread 0x3, Loader 0x4, CSwitch 0x10)
+           "requests/1/bytes=010000000000000000000000010000001700000000000000000000000000000000000000000000000000000000000000"
+           # the stack list: class 6, hook ids 0x0524 (CSwitch) and 0x030A (ImageLoad)
+           "requests/2/bytes=06000000000000000000000001000000240500000a030000"
+           "requests/3/session=${wpr_events}" "requests/3/fields/5/note=BufferSize 64 KB"
+           "requests/3/fields/9/note=LogFileMode 0x00000001 EVENT_TRACE_FILE_MODE_SEQUENTIAL"
+           # EnableTraceEx2: the provider by GUID (Level 4, Keywords 0x10 | 0x2000), then *Contoso-Tool-Markers hashed
+           "requests/4/provider=3f1c9a2e-5b7d-4c11-9e0a-2d4b6f8a1c35" "requests/4/provider_name=3f1c9a2e-5b7d-4c11-9e0a-2d4b6f8a1c35"
+           "requests/4/level=4" "requests/4/match_any=0x0000000000002010" "requests/4/match_all=0x0000000000000000"
+           "requests/4/handle=0x0000000200000000"
+           "requests/5/provider=fd9ee5f1-9aa0-5308-3fe4-8d955b0c4791" "requests/5/provider_name=*Contoso-Tool-Markers"
+           "requests/5/level=5" "requests/5/match_any=0x0000000000000000")
+# The same start sent: each properties block whole, with the session's name and its log file.
+etwctl_tool_requests_test(wpr_start_requests RC 0 ARGS --trace wpr -start "${wpr_data}/sample.wprp!Tool" -filemode
+    CALLS StartTraceW NtSetSystemInformation NtSetSystemInformation StartTraceW EnableTraceEx2 EnableTraceEx2
+    FILES "${wpr_system}.etl" "${wpr_events}.etl")
+etwctl_tool_test(wpr_start_text RC 0 ARGS wpr -start "${wpr_data}/sample.wprp!Tool"
+    STDOUT "started '${wpr_system}' (logger 1): in memory" "started '${wpr_events}' (logger 2): in memory" "Tool.Verbose.Memory: 2 sessions running")
+# Warnings: in "warnings" and on stderr.
+etwctl_tool_json_test(wpr_start_warnings RC 0 ARGS --dry-run wpr -start "${wpr_lib_data}/office_cpu.wprp!Lean.Light"
+    FIELDS "warnings#=4" "warnings/0/check=doc_rule" "warnings/0/line=10" "warnings/3/check=reading" "warnings/3/element=StackCaching"
+    STDERR "warning: <Profiles>: 5 profiles" "warning: <StackCaching>: StackCaching CacheSize=3072")
+# A provider named by a manifest name: only Windows' registry knows it; refused before any call.
+etwctl_tool_test(wpr_start_manifest_name RC 1 ARGS --trace wpr -start "${wpr_lib_data}/office_cpu.wprp!Sampling"
+    STDERR "check of provider 'Contoso.App.Markers'" "cannot be resolved on the simulated machine" "nothing was sent" "(none)")
+# A failure midway: the second StartTrace finds no slot; the system logger is stopped again and the step named.
+etwctl_tool_test(wpr_start_rolled_back RC 3 SIM max-loggers=2 ARGS wpr -start "${wpr_data}/sample.wprp!Tool"
+    STDERR "stopped '${wpr_system}' again: a later step failed"
+           "cannot start Tool.Verbose.Memory: StartTrace of '${wpr_events}': StartTrace: no session slot" "ERROR_NO_SYSTEM_RESOURCES")
+
+# ---- broken profiles: refused, the fault named, nothing sent ----
+function(wpr_broken name line column check element text)
+    etwctl_tool_json_test(wpr_broken_${name} RC 2 ARGS --dry-run wpr -start "${wpr_data}/broken_${name}.wprp!Tool"
+        FIELDS "ok=OFF" "exit_code=2" "requests#=0" "details/findings#=1" "details/findings/0/line=${line}"
+               "details/findings/0/column=${column}" "details/findings/0/check=${check}" "details/findings/0/element=${element}"
+        STDERR "${text}" "the profile cannot be applied: 1 error in" "nothing was sent")
+endfunction()
+wpr_broken(keyword 18 18 value Keyword "error: <Keyword>: Value: 'CSwich' is not a SystemProvider keyword of WPR's schema; did you mean 'CSwitch'?")
+wpr_broken(stack 22 16 value Stack "error: <Stack>: Value: 'ImageLoadd' is not a Stack name of WPR's schema; did you mean 'ImageLoad'?")
+wpr_broken(unclosed 13 7 xml "" "error: not well-formed XML: Start-end tags mismatch")
+wpr_broken(base 10 52 base_unknown EventCollector "Base 'EvColl_Shared' names no <EventCollector> in the files given")
+wpr_broken(number 12 16 value Buffers "error: <Buffers>: Value: '1x6' is not a decimal number")
+
+# ---- -status, -stop, -cancel on sessions named as WPR names them ----
+etwctl_tool_test(wpr_status RC 0 SIM "${wpr_running}" ARGS wpr -status
+    STDOUT "${wpr_system} (logger 5): EVENT_TRACE_REAL_TIME_MODE|EVENT_TRACE_SYSTEM_LOGGER_MODE, 64 KB x 16..16" "${wpr_events} (logger 6)" "2 WPR sessions")
+etwctl_tool_json_test(wpr_status_profile RC 0 SIM "${wpr_running}" ARGS wpr -status "${wpr_data}/sample.wprp!Tool"
+    FIELDS "matches=OFF" "sessions#=2" "differences/0/kind=differs" "differences/0/what=buffer_size_kb"
+           "differences/0/expected=256" "differences/0/actual=64"
+           "differences/6/kind=cannot be read back" "differences/6/what=stack list (2 events)"
+           "differences/8/kind=cannot be read back" "differences/8/what=providers (2)")
+etwctl_tool_test(wpr_status_profile_text RC 0 SIM "${wpr_running}" ARGS wpr -status "${wpr_data}/sample.wprp!Tool"
+    STDOUT "${wpr_system}: stack list (2 events) cannot be read back (TraceQueryInformation has no query for TraceStackTracingInfo"
+           "Tool.Verbose.Memory: the running sessions differ from the profile")
+etwctl_tool_test(wpr_stop RC 4 SIM "${wpr_running}" ARGS wpr -stop out/merged.etl
+    STDOUT "stopped '${wpr_system}': events in out/${wpr_system}.etl" "stopped '${wpr_events}': events in out/${wpr_events}.etl"
+    STDERR "out/merged.etl was not written: WPR merges its sessions' files into one with a KernelTraceControl merge that is not public")
+etwctl_tool_json_test(wpr_stop_json RC 4 SIM "${wpr_running}" ARGS wpr -stop merged.etl
+    FIELDS "ok=OFF" "exit_code=4" "details/merged=OFF" "details/files#=2" "details/files/0=${wpr_system}.etl"
+           "details/sessions#=2" "details/sessions/1/name=${wpr_events}" "details/sessions/1/stopped=ON")
+etwctl_tool_test(wpr_cancel RC 0 SIM "${wpr_running}" ARGS --trace wpr -cancel
+    STDOUT "stopped '${wpr_system}': its events were not saved" "stopped '${wpr_events}': its events were not saved" "ControlTraceW")
+etwctl_tool_test(wpr_cancel_none RC 3 ARGS wpr -cancel STDERR "no WPR session runs (none is named WPR_initiated_WprApp_...)")
+
+# ---- -profiles, -check, --base ----
+etwctl_tool_test(wpr_profiles RC 0 ARGS wpr -profiles "${wpr_data}/sample.wprp"
+    STDOUT "Tool.Verbose (File mode) Id Tool.Verbose.File" "Tool.Verbose (Memory mode) Id Tool.Verbose.Memory, Base Tool.Verbose.File" "2 profiles")
+etwctl_tool_test(wpr_check RC 0 ARGS wpr -check "${wpr_data}/sample.wprp!Tool" -filemode
+    STDOUT "session '${wpr_system}' (system logger): EVENT_TRACE_FILE_MODE_SEQUENTIAL|EVENT_TRACE_SYSTEM_LOGGER_MODE, 256 KB x 32 buffers"
+           "stacks CSwitch+ImageLoad" "EnableTraceEx2 *Contoso-Tool-Markers: level 5" "the profile can be applied (0 warnings)")
+etwctl_tool_test(wpr_check_builtin_base RC 0 ARGS wpr -check "${wpr_lib_data}/console_perf.wprp!ConsoleTest" -filemode
+    STDERR "[base_builtin]")
+etwctl_tool_json_test(wpr_check_base_file RC 0 ARGS wpr -check "${wpr_lib_data}/console_perf.wprp!ConsoleTest" -filemode
+    --base "${wpr_lib_data}/general_export.wprp"
+    FIELDS "ok=ON" "plan/profile=ConsoleTest.Verbose.File")
+etwctl_tool_test(wpr_check_broken RC 2 ARGS wpr -check "${wpr_data}/broken_keyword.wprp!Tool" STDERR "'CSwich'")
+
+# ---- usage ----
+etwctl_tool_test(wpr_no_verb RC 1 ARGS wpr "${wpr_data}/sample.wprp" STDERR "expected -start, -stop, -cancel, -status, -profiles or -check")
+etwctl_tool_test(wpr_start_no_file RC 1 ARGS wpr -start STDERR "-start needs FILE!Profile")
+etwctl_tool_test(wpr_cancel_base RC 1 ARGS wpr -cancel --base x.wprp STDERR "--base applies to -start, -check and -status only")
+etwctl_tool_test(wpr_missing_file RC 1 ARGS wpr -start nowhere.wprp!Tool STDERR "cannot read the profile file 'nowhere.wprp'")
+etwctl_tool_test(wpr_missing_base_file RC 1 ARGS wpr -check "${wpr_data}/sample.wprp!Tool" --base nowhere.wprp
+    STDERR "cannot read the base file (--base) 'nowhere.wprp'")
