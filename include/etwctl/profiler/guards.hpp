@@ -139,15 +139,7 @@ public:
     [[nodiscard]] basic_interval_guard(kernel_param k, profile_source source, profile_interval interval,
                                        restore_reporter reporter = {}) noexcept
         : source_(source), reporter_(reporter) {
-        auto const saved = detail::capture_interval(k, source);
-        if (!saved) {
-            error_ = saved.error();
-            return;
-        }
-        error_ = set<sampled_profile_interval>(k, source, interval);
-        if (error_) return; // a single failed set changes nothing
-        k_.set(k);
-        saved_ = *saved;
+        begin(k, interval);
     }
     /// The timer (ProfileTime).
     [[nodiscard]] basic_interval_guard(kernel_param k, profile_interval interval, restore_reporter reporter = {}) noexcept
@@ -158,15 +150,7 @@ public:
     [[nodiscard]] basic_interval_guard(kernel_param k, profile_source source, counter_interval interval,
                                        restore_reporter reporter = {}) noexcept
         : source_(source), reporter_(reporter) {
-        auto const saved = detail::capture_interval(k, source);
-        if (!saved) {
-            error_ = saved.error();
-            return;
-        }
-        error_ = set<sampled_profile_interval>(k, source, interval);
-        if (error_) return;
-        k_.set(k);
-        saved_ = *saved;
+        begin(k, interval);
     }
 
     basic_interval_guard(basic_interval_guard const&) = delete;
@@ -212,6 +196,20 @@ public:
     void release() noexcept { k_ = nullptr; }
 
 private:
+    /// Captures the source's interval, then sets `interval` (a timer or counter interval); a single
+    /// failed set changes nothing.
+    template <class Interval>
+    void begin(kernel_param k, Interval interval) noexcept {
+        auto const saved = detail::capture_interval(k, source_);
+        if (!saved) {
+            error_ = saved.error();
+            return;
+        }
+        error_ = set<sampled_profile_interval>(k, source_, interval);
+        if (error_) return;
+        k_.set(k);
+        saved_ = *saved;
+    }
     void finish() noexcept {
         if (k_) reporter_(restore());
     }
