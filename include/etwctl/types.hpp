@@ -220,13 +220,13 @@ namespace diagnostic {
 /// Named so that the compiler's message shows the unit; a failed check prints this one message.
 template <bool Fits>
 struct events_literal_exceeds_32_bits {
-    static_assert(Fits, "etwctl::literals::operator\"\"_events: the count does not fit the kernel's 32-bit interval "
+    static_assert(Fits, "etwctl::literals, _events: the count does not fit the kernel's 32-bit interval "
                         "(at most 4294967295 events)");
     static constexpr bool value = true;
 };
 template <bool Fits>
 struct interval_100ns_literal_exceeds_32_bits {
-    static_assert(Fits, "etwctl::literals::operator\"\"_100ns: the interval does not fit the kernel's 32-bit field "
+    static_assert(Fits, "etwctl::literals, _100ns: the interval does not fit the kernel's 32-bit field "
                         "(at most 4294967295 x 100 ns); the timer accepts at most 1000000 (100 ms)");
     static constexpr bool value = true;
 };

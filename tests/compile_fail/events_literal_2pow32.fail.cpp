@@ -1,4 +1,4 @@
-// expect: etwctl::literals::operator""_events: the count does not fit the kernel's 32-bit interval .at most 4294967295 events.
+// expect: etwctl::literals, _events: the count does not fit the kernel's 32-bit interval .at most 4294967295 events.
 // Misuse: a hardware-counter interval of 2^32 events (it used to wrap to 0). Must not compile.
 #include "etwctl/types.hpp"
 

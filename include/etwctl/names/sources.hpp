@@ -162,7 +162,7 @@ struct sampling_rate_outside_timer_range_10_Hz_to_8190_Hz {
 };
 template <bool Integer>
 struct sampling_rate_literal_is_not_an_integer {
-    static_assert(Integer, "etwctl::literals::operator\"\"_Hz / _kHz: write a whole number (8_kHz, 4000_Hz)");
+    static_assert(Integer, "etwctl::literals, _Hz / _kHz: write a whole number (8_kHz, 4000_Hz)");
     static constexpr bool value = true;
 };
 } // namespace diagnostic
