@@ -213,6 +213,16 @@ TEST_CASE("setup_pmc: kernel refusals are translated into conditions") {
         CHECK(r.max_counters == 4);
         CHECK(r.error == win32_condition(win32::no_system_resources));
     }
+    SUBCASE("more than 16 counters on the machine, all but one held: the owners are still read (issue 21 item 9)") {
+        m.k.set_max_pmc_counters(40);
+        for (std::size_t i = 0; i < 39; ++i) m.k.current_windows().set_external_owner(i, {pmc_owner_type::tagged, 7, 42});
+        auto const r = setup_pmc(m.k, s, two_counters, cswitch_only);
+        CHECK(r.step == pmc_step::set_counter_list);
+        CHECK(r.condition == pmc_condition::counters_in_use); // a 16-counter buffer could not hold 40 owners
+        CHECK(r.owner.type == pmc_owner_type::tagged);
+        CHECK(r.owner.owner_tag == 42);
+        CHECK(r.max_counters == 40);
+    }
     SUBCASE("an older Windows: the refusal stays unexplained") {
         m.k.set_max_pmc_counters(1);
         m.k.set_trace_control_available(0x2B, false);

@@ -216,7 +216,8 @@ struct pmc_options {
     /// Refuse events whose group is off in the session's group mask. Turn off only if the flags are
     /// enabled after this call (the check reads the mask as it is now).
     bool check_event_groups = true;
-    /// Where to read the profile-source list; empty: a 4 KiB buffer on the stack.
+    /// Where to read the profile-source list (and, after a refused counter list, the counters' owners);
+    /// empty: a 4 KiB buffer on the stack.
     std::span<std::byte> source_list_storage{};
 };
 
@@ -375,8 +376,9 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
                                r.counter_count, 0, *max);
                 }
             }
-            pmc_owner_buffer<> owned;
-            if (auto const o = query<pmc_counter_owners>(k, owned); r.condition != pmc_condition::too_many_counters && o)
+            // The owners go into the list's storage, free again (nothing below reads the list): 4 KiB
+            // holds 340 counters' owners, where a fixed 16-counter buffer failed on larger machines.
+            if (auto const o = query<pmc_counter_owners>(k, storage); r.condition != pmc_condition::too_many_counters && o)
                 for (std::size_t i = 0; i < o->size(); ++i)
                     if ((*o)[i].type != pmc_owner_type::free) {
                         r.condition = pmc_condition::counters_in_use;

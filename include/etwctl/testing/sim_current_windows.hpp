@@ -61,7 +61,7 @@ class current_windows_model {
 public:
     static constexpr std::size_t slots = 65; ///< logger ids 0..63 and the NT Kernel Logger
     static constexpr std::uint32_t processors = 8;
-    static constexpr std::size_t max_counters_modelled = 16;
+    static constexpr std::size_t max_counters_modelled = 256; ///< machines with more than 16 counters exist
 
     struct stack_cache {
         bool enabled = false;

@@ -25,7 +25,7 @@
 // Choices where no source gives the kernel's behaviour are marked "model choice" and listed in docs/choices.md.
 // Fixed capacity throughout: no heap, so it can stand in for the kernel in allocation-counting tests.
 //
-// Size: a sim::kernel holds all of that inline and is large (234,848 bytes on x86-64, sizeof(sim::kernel),
+// Size: a sim::kernel holds all of that inline and is large (237,560 bytes on x86-64, sizeof(sim::kernel),
 // growing as newer classes are modelled): the request log (512 records of 128 bytes, a 48 KiB byte
 // arena), the session model (40 KB: 64 loggers, an 8192-unit text store for names and filter data, 64
 // enablements), 8 disallow lists (32 KB), the classes of later releases (25 KB), 8 system-logger slots
