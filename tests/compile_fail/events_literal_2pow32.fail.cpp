@@ -4,6 +4,6 @@
 
 int main() {
     using namespace etwctl::literals;
-    constexpr etwctl::counter_interval iv = 4294967296_events;
+    etwctl::counter_interval const iv = 4294967296_events;
     (void)iv;
 }

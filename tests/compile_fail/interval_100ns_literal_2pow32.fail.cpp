@@ -4,6 +4,6 @@
 
 int main() {
     using namespace etwctl::literals;
-    constexpr etwctl::profile_interval iv = 0x1'0000'0000_100ns;
+    etwctl::profile_interval const iv = 0x1'0000'0000_100ns;
     (void)iv;
 }
