@@ -2,7 +2,7 @@
 // expect-gcc: fixed_string<15>{"IdealProcessor"}>
 // expect-clang: name<'I', 'd', 'e', 'a', 'l', 'P'
 // Misuse: a WPR keyword no public source gives a value for (known, refused by name, never guessed). Must not compile, and must say so in etwctl's words.
-#include "etwctl/names/parse.hpp"
+#include "etwctl/names/wpr.hpp"
 
 int main() {
     constexpr auto x = etwctl::wpr_keywords<"Loader+IdealProcessor">;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "etwctl/typed/query.hpp"
+#include "etwctl/names/wpr.hpp"
 #include "etwctl/typed/set.hpp"
 #include "etwctl/compat_current.hpp"
 #include "etwctl/profiler/custom_counters.hpp"

@@ -16,6 +16,51 @@ constexpr bool hook_is(std::string_view name, std::uint16_t value) {
     return h && h->value == value;
 }
 
+// The group GUIDs are written in the header as the SDK's DEFINE_GUID numbers (no text to parse in every
+// translation unit); here they are checked against their published text form (evntrace.h, phnt ntwmi.h),
+// in group order.
+constexpr std::string_view published_group_guids[] = {
+    "68fdd900-4a3e-11d1-84f4-0000f80464e3",
+    "3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c",
+    "3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c",
+    "3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c",
+    "90cbdc39-4a3e-11d1-84f4-0000f80464e3",
+    "3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c",
+    "9a280ac0-c8e0-11d1-84e2-00c04fb998a2",
+    "3282fc76-feed-498e-8aa7-e70f459d430e",
+    "bf3a50c5-a9c9-4988-a005-2df0b7c80f80",
+    "ae53722e-c863-11d2-8659-00c04fa321a1",
+    "13976d09-a327-438c-950b-7f03192815c7",
+    "01853a65-418f-4f36-aefc-dc0f1d2fd235",
+    "99134383-5248-43fc-834b-529454e75df3",
+    "42695762-ea50-497a-9068-5cbbb35e0b95",
+    "0268a8b6-74fd-4302-9dd0-6e8f1795c0cf",
+    "ce1dbfb4-137e-4da6-87b0-3f59aa102cbc",
+    "222962ab-6180-4b88-a825-346b75f2a24a",
+    "89497f50-effe-4440-8cf2-ce6b1cdcaca7",
+    "e43445e0-0903-48c3-b878-ff0fccebdd04",
+    "a9152f00-3f58-4bee-92a1-70c7d079d5dd",
+    "2cb15d1d-5fc1-11d2-abe1-00a0c911f518",
+    "b2d14872-7c5b-463d-8419-ee9bf7d23e04",
+    "7687a439-f752-45b8-b741-321aec0f8df9",
+    "3ac66736-cc59-4cff-8115-8df50e39816b",
+    "def2fe46-7bd6-4b80-bd94-f57fe20d0ce3",
+    "9aec974b-5b8e-4118-9b92-3186d8002ce5",
+    "45d8cccd-539f-4b72-a8b7-5c683142609a",
+    "d837ca92-12b9-44a5-ad6a-3a65b3578aa8",
+    "c861d0e2-a2c1-4d36-9f9c-970bab943a12",
+    "7f2a405c-69b5-4bf9-a1f5-30e8f1afab5e",
+    "2ce9a149-effe-42f0-a635-a1d39e26c8f2"
+};
+static_assert(std::size(published_group_guids) == kernel_group_count);
+template <class = void>
+constexpr bool group_guids_match_published() {
+    for (std::size_t i = 0; i < kernel_group_count; ++i)
+        if (!(kernel_group_table[i].event_guid == guid::from_string(published_group_guids[i]))) return false;
+    return true;
+}
+static_assert(group_guids_match_published(), "kernel_group_table: a GUID differs from its published text form");
+
 // 5c: hook ids of the events profilers stack-walk.
 static_assert(hook_is("CSwitch", 0x0524));
 static_assert(hook_is("ReadyThread", 0x0532));

@@ -389,8 +389,8 @@ inline constexpr xperf_kernel_flag xperf_kernel_flag_table[] = {
 /// public source gives. The parsers refuse it as such (rule::parse_name_without_value, with seen_in as
 /// the parse_error's note) instead of "unknown name", and never guess a value for it.
 struct known_name_without_value {
-    std::string_view name;
-    std::string_view seen_in; ///< where the name is published (and why it has no value)
+    detail::table_text name;    ///< a std::string_view (detail::table_text: its length is the literal's)
+    detail::table_text seen_in; ///< where the name is published (and why it has no value)
 };
 
 inline constexpr known_name_without_value xperf_kernel_flag_without_value[] = {

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// etwctl/names/parse.hpp - xperf-style lists of kernel events and kernel flags, and lists of Windows
-// Performance Recorder's SystemProvider keywords, parsed at compile time or at run time by the same
-// constexpr functions:
+// etwctl/names/parse.hpp - xperf-style lists of kernel events and kernel flags, parsed at compile time
+// or at run time by the same constexpr functions (lists of Windows Performance Recorder's SystemProvider
+// keywords, wpr_keywords<"..."> / parse_wpr_keywords, are in names/wpr.hpp on this file's parser):
 //
 //   set<stack_tracing>(k, session, etwctl::stack_walk<"CSwitch+ReadyThread+Profile">);   // a hook_list<3>
 //   set<system_trace_enable_flags>(k, session, etwctl::kernel_flags<"PROC_THREAD+LOADER+PROFILE">);
-//   set<system_trace_enable_flags>(k, session, etwctl::wpr_keywords<"ProcessThread+Loader+CSwitch">);
 //
 //   std::size_t n = 0; hook_id ids[256]; parse_error e;
 //   if (parse_stack_walk(text, ids, n, &e) != rule::ok) ... e.offset / e.length / e.suggestion
@@ -57,7 +56,6 @@
 #include "etwctl/hook_list.hpp"
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/flags.hpp"
-#include "etwctl/names/wpr.hpp"
 #include "etwctl/rules.hpp"
 #include "etwctl/types.hpp"
 
@@ -213,15 +211,6 @@ constexpr std::string_view nearest_event_name(std::string_view token) noexcept {
 constexpr std::string_view nearest_flag_name(std::string_view token) noexcept {
     return nearest_name{token}.in(xperf_kernel_flag_table).in(perf_flag_table).result();
 }
-constexpr std::string_view nearest_wpr_keyword(std::string_view token) noexcept {
-    return nearest_name{token}.in(wpr_keyword_table).result();
-}
-/// The nearest of WPR's Stack names (for a .wprp, whose Stack values are WPR's names only).
-constexpr std::string_view nearest_wpr_stack_name(std::string_view token) noexcept {
-    nearest_name n{token};
-    for (auto name : wpr_stack_names) n.consider(name);
-    return n.result();
-}
 
 constexpr rule report(parse_error* err, rule why, std::size_t offset, std::size_t length,
                       std::string_view suggestion = {}, std::string_view note = {}) noexcept {
@@ -282,16 +271,6 @@ constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t*
     return resolve_raw_mask(name, out);
 }
 
-/// One WPR keyword -> the bits it sets. Every WPR keyword is a value within one mask, so no row is
-/// needed to tell duplicates apart (flag_key).
-constexpr bool resolve_wpr_keyword(std::string_view name, group_mask& out, std::size_t* = nullptr) noexcept {
-    if (auto const* k = find_wpr_keyword(name)) {
-        out = group_mask(k->value);
-        return true;
-    }
-    return resolve_raw_mask(name, out);
-}
-
 /// A naming scheme of group-mask lists: how a name resolves, the nearest known name, and the names
 /// published without a value. parse_mask_list reads a list in any of them.
 struct mask_names {
@@ -300,7 +279,6 @@ struct mask_names {
     known_name_without_value const* (*without_value)(std::string_view) noexcept;
 };
 inline constexpr mask_names xperf_flag_names{resolve_flag, nearest_flag_name, find_xperf_flag_without_value};
-inline constexpr mask_names wpr_keyword_names{resolve_wpr_keyword, nearest_wpr_keyword, find_wpr_keyword_without_value};
 
 constexpr rule check_list_limits(std::string_view text, std::size_t& names, parse_error* err) noexcept {
     names = 0;
@@ -433,12 +411,6 @@ constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_
     return detail::parse_mask_list(text, out, err, detail::xperf_flag_names);
 }
 
-/// Parses WPR's SystemProvider keywords, "ProcessThread+Loader+CSwitch", into a group mask (a set
-/// union over the 8 masks). out is written only on success.
-constexpr rule parse_wpr_keywords(std::string_view text, group_mask& out, parse_error* err = nullptr) noexcept {
-    return detail::parse_mask_list(text, out, err, detail::wpr_keyword_names);
-}
-
 /// "CSwitch+ReadyThread"; ids without a name as 0x%04X. Returns the full length; writes what fits
 /// (NUL-terminated if there is room), so a return >= out.size() means truncated.
 constexpr std::size_t format_stack_walk(std::span<hook_id const> ids, std::span<char> out) noexcept {
@@ -547,33 +519,6 @@ struct kernel_flag_without_public_value {
     static_assert(always_false<Name>,
                   "etwctl::kernel_flags: the name<...> above is a known xperf flag whose value no public source gives; "
                   "etwctl does not guess one: give its PERF value as 0x........ if you know it (docs/reference.md)");
-    static constexpr bool value = true;
-};
-template <class Name, class Suggestion>
-struct unknown_wpr_keyword {
-    static_assert(always_false<Name, Suggestion>,
-                  "etwctl::wpr_keywords: unknown WPR keyword; the name<...> above is the unknown one, did_you_mean<...> "
-                  "the nearest WPR keyword (all keywords: docs/reference.md)");
-    static constexpr bool value = true;
-};
-template <class Name>
-struct wpr_keyword_without_public_value {
-    static_assert(always_false<Name>,
-                  "etwctl::wpr_keywords: the name<...> above is a WPR keyword whose group-mask value no public source "
-                  "gives; etwctl does not guess one: give the value as 0x........ if you know it (docs/reference.md)");
-    static constexpr bool value = true;
-};
-template <class Name>
-struct duplicate_wpr_keyword {
-    static_assert(always_false<Name>,
-                  "etwctl::wpr_keywords: keyword named twice (the name<...> above sets exactly the bits of an earlier "
-                  "name); give each keyword once");
-    static constexpr bool value = true;
-};
-template <class Offset>
-struct empty_name_in_wpr_keywords {
-    static_assert(always_false<Offset>,
-                  "etwctl::wpr_keywords: empty name (a stray '+') at the character offset at_offset<...> above");
     static constexpr bool value = true;
 };
 template <class Name, class Suggestion>
@@ -734,17 +679,6 @@ struct kernel_flag_messages {
     template <class Offset>
     using empty = diagnostic::empty_name_in_kernel_flags<Offset>;
 };
-struct wpr_keyword_messages {
-    static constexpr mask_names const* scheme = &wpr_keyword_names;
-    template <class Name, class Suggestion>
-    using unknown = diagnostic::unknown_wpr_keyword<Name, Suggestion>;
-    template <class Name>
-    using without_value = diagnostic::wpr_keyword_without_public_value<Name>;
-    template <class Name>
-    using duplicate = diagnostic::duplicate_wpr_keyword<Name>;
-    template <class Offset>
-    using empty = diagnostic::empty_name_in_wpr_keywords<Offset>;
-};
 
 template <class M, fixed_string S, rule Why, std::size_t Offset, std::size_t Length, fixed_string Suggestion>
 struct mask_list_diagnosis {
@@ -793,11 +727,6 @@ inline constexpr auto stack_walk = detail::stack_walk_impl<S>::value;
 template <fixed_string S>
 inline constexpr group_mask kernel_flags = detail::mask_list_impl<detail::kernel_flag_messages, S>::value;
 
-/// The group mask of a list of WPR SystemProvider keywords ("ProcessThread+Loader+CSwitch"), computed
-/// by the compiler. An unknown keyword does not compile and names the nearest one; a keyword WPR lists
-/// without a public value (HvHypercalls, ...) does not compile either, and says so.
-template <fixed_string S>
-inline constexpr group_mask wpr_keywords = detail::mask_list_impl<detail::wpr_keyword_messages, S>::value;
 
 
 /// The text with a caret line under the offending name, the rule and the suggestion, for a config

@@ -21,7 +21,7 @@
 // name (rule::parse_name_without_value), never guessed.
 //
 // The lists are tests/data/wpr_schema_keywords.txt and tests/data/wpr_schema_stacks.txt, checked by
-// tests/tables/test_wpr_names.cpp. Parsing: parse_wpr_keywords / wpr_keywords<"..."> (names/parse.hpp);
+// tests/tables/test_wpr_names.cpp. Parsing: parse_wpr_keywords / wpr_keywords<"..."> (below, on names/parse.hpp's parser);
 // stack names go through parse_stack_walk / stack_walk<"..."> like every other event name.
 #pragma once
 
@@ -34,6 +34,7 @@
 #include "etwctl/group_mask.hpp"
 #include "etwctl/names/events.hpp"
 #include "etwctl/names/flags.hpp"
+#include "etwctl/names/parse.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 
@@ -42,7 +43,7 @@ enum class wpr_value_source : std::uint8_t { decoded_table, name_match };
 
 /// A SystemProvider keyword of a .wprp profile and the group-mask value it stands for.
 struct wpr_keyword {
-    std::string_view name;   ///< as WPR's schema spells it
+    detail::table_text name; ///< as WPR's schema spells it (a std::string_view)
     perf_flag value;         ///< Masks[] index in bits 29-31, the bits of that mask in 0-28
     wpr_value_source source; ///< how the value was found (inferred either way)
     bool on_learn = false;   ///< also in the keyword table of learn.microsoft.com (wpt/keyword--in-systemprovider-)
@@ -132,7 +133,7 @@ inline constexpr known_name_without_value wpr_keyword_without_value[] = {
 
 /// WPR's Stack names that have a hook id (the schema's other four are in kernel_event_without_hook).
 /// Each is a name of kernel_event_table.
-inline constexpr std::string_view wpr_stack_names[] = {
+inline constexpr detail::table_text wpr_stack_names[] = {
     "AlpcClosePort", "AlpcConnectFail", "AlpcConnectRequest", "AlpcConnectSuccess", "AlpcReceiveMessage",
     "AlpcSendMessage", "AlpcUnwait", "AlpcWaitForNewMessage", "AlpcWaitForReply", "CcCanIWriteFail", "CcFlushCache",
     "CcFlushSection", "CcLazyWriteScan", "CcReadAhead", "CcWorkitemComplete", "CcWorkitemDequeue",
@@ -171,7 +172,7 @@ inline constexpr std::string_view wpr_stack_names[] = {
 
 /// WPR's Stack names that no public source gives a hook id for (each is a row of kernel_event_without_hook):
 /// with wpr_stack_names, the schema's whole Stack enumeration.
-inline constexpr std::string_view wpr_stack_names_without_hook[] = {"KernelHypercalls", "PopSetUserPresent",
+inline constexpr detail::table_text wpr_stack_names_without_hook[] = {"KernelHypercalls", "PopSetUserPresent",
                                                                     "ThreadSetIdealProcessor", "ThreadSetUserIdealProcessor"};
 
 namespace detail {
@@ -225,5 +226,88 @@ constexpr std::string_view wpr_stack_name(std::string_view name) noexcept {
 constexpr kernel_event const* find_wpr_stack(std::string_view name) noexcept {
     return wpr_stack_name(name).empty() ? nullptr : find_kernel_event(name);
 }
+
+
+// ---- WPR keyword lists: parse_wpr_keywords (run time) and wpr_keywords<"..."> (compile time), on
+// names/parse.hpp's one group-mask list parser.
+namespace detail {
+constexpr std::string_view nearest_wpr_keyword(std::string_view token) noexcept {
+    return nearest_name{token}.in(wpr_keyword_table).result();
+}
+/// The nearest of WPR's Stack names (for a .wprp, whose Stack values are WPR's names only).
+constexpr std::string_view nearest_wpr_stack_name(std::string_view token) noexcept {
+    nearest_name n{token};
+    for (auto name : wpr_stack_names) n.consider(name);
+    return n.result();
+}
+
+/// One WPR keyword -> the bits it sets. Every WPR keyword is a value within one mask, so no row is
+/// needed to tell duplicates apart (flag_key).
+constexpr bool resolve_wpr_keyword(std::string_view name, group_mask& out, std::size_t* = nullptr) noexcept {
+    if (auto const* k = find_wpr_keyword(name)) {
+        out = group_mask(k->value);
+        return true;
+    }
+    return resolve_raw_mask(name, out);
+}
+
+inline constexpr mask_names wpr_keyword_names{resolve_wpr_keyword, nearest_wpr_keyword, find_wpr_keyword_without_value};
+} // namespace detail
+
+/// Parses WPR's SystemProvider keywords, "ProcessThread+Loader+CSwitch", into a group mask (a set
+/// union over the 8 masks). out is written only on success.
+constexpr rule parse_wpr_keywords(std::string_view text, group_mask& out, parse_error* err = nullptr) noexcept {
+    return detail::parse_mask_list(text, out, err, detail::wpr_keyword_names);
+}
+
+namespace diagnostic {
+template <class Name, class Suggestion>
+struct unknown_wpr_keyword {
+    static_assert(always_false<Name, Suggestion>,
+                  "etwctl::wpr_keywords: unknown WPR keyword; the name<...> above is the unknown one, did_you_mean<...> "
+                  "the nearest WPR keyword (all keywords: docs/reference.md)");
+    static constexpr bool value = true;
+};
+template <class Name>
+struct wpr_keyword_without_public_value {
+    static_assert(always_false<Name>,
+                  "etwctl::wpr_keywords: the name<...> above is a WPR keyword whose group-mask value no public source "
+                  "gives; etwctl does not guess one: give the value as 0x........ if you know it (docs/reference.md)");
+    static constexpr bool value = true;
+};
+template <class Name>
+struct duplicate_wpr_keyword {
+    static_assert(always_false<Name>,
+                  "etwctl::wpr_keywords: keyword named twice (the name<...> above sets exactly the bits of an earlier "
+                  "name); give each keyword once");
+    static constexpr bool value = true;
+};
+template <class Offset>
+struct empty_name_in_wpr_keywords {
+    static_assert(always_false<Offset>,
+                  "etwctl::wpr_keywords: empty name (a stray '+') at the character offset at_offset<...> above");
+    static constexpr bool value = true;
+};
+} // namespace diagnostic
+
+namespace detail {
+struct wpr_keyword_messages {
+    static constexpr mask_names const* scheme = &wpr_keyword_names;
+    template <class Name, class Suggestion>
+    using unknown = diagnostic::unknown_wpr_keyword<Name, Suggestion>;
+    template <class Name>
+    using without_value = diagnostic::wpr_keyword_without_public_value<Name>;
+    template <class Name>
+    using duplicate = diagnostic::duplicate_wpr_keyword<Name>;
+    template <class Offset>
+    using empty = diagnostic::empty_name_in_wpr_keywords<Offset>;
+};
+} // namespace detail
+
+/// The group mask of a list of WPR SystemProvider keywords ("ProcessThread+Loader+CSwitch"), computed
+/// by the compiler. An unknown keyword does not compile and names the nearest one; a keyword WPR lists
+/// without a public value (HvHypercalls, ...) does not compile either, and says so.
+template <fixed_string S>
+inline constexpr group_mask wpr_keywords = detail::mask_list_impl<detail::wpr_keyword_messages, S>::value;
 
 ETWCTL_END_NAMESPACE
