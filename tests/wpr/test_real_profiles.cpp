@@ -395,3 +395,18 @@ TEST_CASE("a UTF-16 file with a byte-order mark reads as its UTF-8 text, with th
     CHECK(fa[0].column == fb[0].column);
     CHECK(fa[0].line == line_of(utf8, "CSwich"));
 }
+
+TEST_CASE("UTF-16 text of a .wprp: pairs become one code point, a lone surrogate U+FFFD, either byte order") {
+    // é (U+00E9), € (U+20AC), 😀 (U+1F600 as D83D DE00), a lone high surrogate, z
+    std::uint16_t const units[] = {0x00E9, 0x20AC, 0xD83D, 0xDE00, 0xD800, u'z'};
+    std::string le;
+    std::string be;
+    for (auto u : units) {
+        le += static_cast<char>(u & 0xFF), le += static_cast<char>(u >> 8);
+        be += static_cast<char>(u >> 8), be += static_cast<char>(u & 0xFF);
+    }
+    std::string const expected = "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xEF\xBF\xBDz";
+    CHECK(wpr::detail::utf16_to_utf8(le, true) == expected);
+    CHECK(wpr::detail::utf16_to_utf8(be, false) == expected);
+    CHECK(wpr::detail::utf16_to_utf8(le + "x", true) == expected); // an odd trailing byte is no code unit
+}

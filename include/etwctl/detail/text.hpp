@@ -96,5 +96,33 @@ constexpr std::size_t put_decimal(std::span<char> out, std::size_t at, std::uint
     return at;
 }
 
+
+/// What the UTF-16 to UTF-8 encoder does with a surrogate that is not half of a pair.
+enum class unpaired_surrogate : bool {
+    keep,   ///< written as its own three bytes (a name Windows reports may hold one; nothing is lost)
+    replace ///< written as U+FFFD (text for an XML parser, which refuses a lone surrogate)
+};
+/// The one UTF-16 to UTF-8 encoder: reads `count` code units through unit(i) and hands each UTF-8 byte
+/// to put(byte). A high surrogate followed by a low one is one code point.
+template <class Unit, class Put>
+constexpr void encode_utf8_from_utf16(std::size_t count, Unit unit, Put put, unpaired_surrogate lone) noexcept {
+    for (std::size_t i = 0; i < count; ++i) {
+        std::uint32_t c = unit(i);
+        if (c >= 0xD800 && c < 0xDC00 && i + 1 < count) {
+            std::uint32_t const lo = unit(i + 1);
+            if (lo >= 0xDC00 && lo < 0xE000) c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00), ++i;
+        }
+        if (lone == unpaired_surrogate::replace && c >= 0xD800 && c < 0xE000) c = 0xFFFD;
+        if (c < 0x80) {
+            put(c);
+        } else if (c < 0x800) {
+            put(0xC0 | (c >> 6)), put(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            put(0xE0 | (c >> 12)), put(0x80 | ((c >> 6) & 0x3F)), put(0x80 | (c & 0x3F));
+        } else {
+            put(0xF0 | (c >> 18)), put(0x80 | ((c >> 12) & 0x3F)), put(0x80 | ((c >> 6) & 0x3F)), put(0x80 | (c & 0x3F));
+        }
+    }
+}
 } // namespace detail
 ETWCTL_END_NAMESPACE

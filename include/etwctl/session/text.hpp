@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/kernel/session_concept.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
@@ -128,26 +129,13 @@ private:
 /// an unpaired surrogate is written as its own three bytes (as Windows' names may hold one). No heap.
 constexpr std::size_t utf8_from_utf16(wide_string_view w, char* out, std::size_t capacity) noexcept {
     std::size_t n = 0;
-    auto const put = [&](std::uint32_t byte) {
-        if (n < capacity) out[n] = static_cast<char>(byte);
-        ++n;
-    };
-    for (std::size_t i = 0; i < w.size(); ++i) {
-        std::uint32_t c = static_cast<std::uint16_t>(w[i]);
-        if (c >= 0xD800 && c < 0xDC00 && i + 1 < w.size()) {
-            std::uint32_t const lo = static_cast<std::uint16_t>(w[i + 1]);
-            if (lo >= 0xDC00 && lo < 0xE000) c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00), ++i;
-        }
-        if (c < 0x80) {
-            put(c);
-        } else if (c < 0x800) {
-            put(0xC0 | (c >> 6)), put(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            put(0xE0 | (c >> 12)), put(0x80 | ((c >> 6) & 0x3F)), put(0x80 | (c & 0x3F));
-        } else {
-            put(0xF0 | (c >> 18)), put(0x80 | ((c >> 12) & 0x3F)), put(0x80 | ((c >> 6) & 0x3F)), put(0x80 | (c & 0x3F));
-        }
-    }
+    detail::encode_utf8_from_utf16(
+        w.size(), [&](std::size_t i) -> std::uint32_t { return static_cast<std::uint16_t>(w[i]); },
+        [&](std::uint32_t byte) {
+            if (n < capacity) out[n] = static_cast<char>(byte);
+            ++n;
+        },
+        detail::unpaired_surrogate::keep);
     return n;
 }
 

@@ -20,6 +20,7 @@
 #include <pugixml.hpp>
 
 #include "etwctl/config.hpp"
+#include "etwctl/detail/text.hpp"
 #include "etwctl/wpr/document.hpp"
 #include "etwctl/wpr/plan.hpp"
 
@@ -31,40 +32,14 @@ namespace detail {
 inline std::string utf16_to_utf8(std::string_view bytes, bool little_endian) {
     std::string out;
     out.reserve(bytes.size());
-    auto unit = [&](std::size_t i) -> std::uint32_t {
-        auto const a = static_cast<std::uint8_t>(bytes[i]);
-        auto const b = static_cast<std::uint8_t>(bytes[i + 1]);
-        return little_endian ? (std::uint32_t{b} << 8 | a) : (std::uint32_t{a} << 8 | b);
-    };
-    auto put = [&](std::uint32_t cp) {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    };
-    for (std::size_t i = 0; i + 1 < bytes.size(); i += 2) {
-        std::uint32_t u = unit(i);
-        if (u >= 0xD800 && u < 0xDC00 && i + 3 < bytes.size()) {
-            std::uint32_t const lo = unit(i + 2);
-            if (lo >= 0xDC00 && lo < 0xE000) {
-                put(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
-                i += 2;
-                continue;
-            }
-        }
-        put(u >= 0xD800 && u < 0xE000 ? 0xFFFD : u);
-    }
+    etwctl::detail::encode_utf8_from_utf16(
+        bytes.size() / 2,
+        [&](std::size_t i) -> std::uint32_t {
+            auto const a = static_cast<std::uint8_t>(bytes[2 * i]);
+            auto const b = static_cast<std::uint8_t>(bytes[2 * i + 1]);
+            return little_endian ? (std::uint32_t{b} << 8 | a) : (std::uint32_t{a} << 8 | b);
+        },
+        [&](std::uint32_t byte) { out += static_cast<char>(byte); }, etwctl::detail::unpaired_surrogate::replace);
     return out;
 }
 
