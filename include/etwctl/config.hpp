@@ -67,6 +67,17 @@
 
 ETWCTL_BEGIN_NAMESPACE
 
+namespace detail {
+/// `value`, as an expression that depends on D. In a template over D, what is built on it (a std::span
+/// made from a pointer or an array, say) is checked and instantiated when that template is, not in every
+/// translation unit that includes the header: libstdc++'s span constructors check contiguous_iterator,
+/// which cost clang up to 25 ms the first time (docs/performance.md, "Include weight").
+template <class D, class T>
+constexpr T& deferred(T& value) noexcept {
+    return value;
+}
+} // namespace detail
+
 /// How compat::tracelogging_set_information reaches EventSetInformation (TLG_HAVE_EVENT_SET_INFORMATION).
 enum class event_set_information_policy : std::uint8_t {
     disabled = 0, ///< never call; return HRESULT_FROM_WIN32(ERROR_NOT_SUPPORTED)

@@ -60,7 +60,7 @@ public:
         std::uint32_t n;
         std::memcpy(&n, bytes.data() + 4, 4);
         if (n > (bytes.size() - pmc_owners_head_size) / pmc_owner_record_size) return rule::kernel_reply_malformed;
-        out.bytes_ = bytes.first(pmc_owners_head_size + pmc_owner_record_size * n);
+        out.bytes_ = bytes.data(); // the head and n records: what parse checked
         out.count_ = n;
         return rule::ok;
     }
@@ -81,10 +81,10 @@ public:
 private:
     std::uint32_t field(std::size_t off) const noexcept {
         std::uint32_t v;
-        std::memcpy(&v, bytes_.data() + off, 4);
+        std::memcpy(&v, bytes_ + off, 4);
         return v;
     }
-    std::span<std::byte const> bytes_{};
+    std::byte const* bytes_ = nullptr;
     std::size_t count_ = 0;
 };
 

@@ -96,18 +96,18 @@ constexpr void put_guid_le(std::byte* out, guid const& g) noexcept {
     out[7] = static_cast<std::byte>(g.data3 >> 8);
     for (int i = 0; i < 8; ++i) out[8 + i] = static_cast<std::byte>(g.data4[i]);
 }
-/// Writes the blob into out (which must be exactly the size); returns rule::ok or why it cannot.
-constexpr rule write_provider_traits(std::string_view name, guid const* group, std::span<std::byte> out) noexcept {
+/// Writes the blob into out[0, out_size) (exactly its size); returns rule::ok or why it cannot.
+constexpr rule write_provider_traits(std::string_view name, guid const* group, std::byte* out, std::size_t out_size) noexcept {
     for (char c : name)
         if (c == '\0') return rule::traits_malformed; // an embedded NUL would cut the name
     std::size_t const size = 2 + name.size() + 1 + (group ? provider_group_trait_size : 0);
     if (size > provider_traits_max_size) return rule::traits_length;
-    if (out.size() != size) return rule::traits_length;
-    put_u16(out.data(), size);
+    if (out_size != size) return rule::traits_length;
+    put_u16(out, size);
     for (std::size_t i = 0; i < name.size(); ++i) out[2 + i] = static_cast<std::byte>(name[i]);
     out[2 + name.size()] = std::byte{0};
     if (group) {
-        std::byte* t = out.data() + 3 + name.size();
+        std::byte* t = out + 3 + name.size();
         put_u16(t, provider_group_trait_size);
         t[2] = static_cast<std::byte>(provider_trait_type_group);
         put_guid_le(t + 3, *group);
@@ -145,7 +145,7 @@ struct provider_traits_blob : diagnostic::provider_traits_size_check<Size> {
 template <std::size_t N>
 constexpr provider_traits_blob<2 + N> make_provider_traits(char const (&name)[N]) noexcept {
     provider_traits_blob<2 + N> b;
-    if (detail::write_provider_traits(std::string_view(name, N - 1), nullptr, b.bytes) != rule::ok &&
+    if (detail::write_provider_traits(std::string_view(name, N - 1), nullptr, b.bytes, b.size()) != rule::ok &&
         std::is_constant_evaluated())
         diagnostic::etwctl_provider_traits_name_contains_an_embedded_NUL();
     return b;
@@ -154,7 +154,7 @@ template <std::size_t N>
 constexpr provider_traits_blob<2 + N + provider_group_trait_size> make_provider_traits(char const (&name)[N],
                                                                                       guid const& group) noexcept {
     provider_traits_blob<2 + N + provider_group_trait_size> b;
-    if (detail::write_provider_traits(std::string_view(name, N - 1), &group, b.bytes) != rule::ok &&
+    if (detail::write_provider_traits(std::string_view(name, N - 1), &group, b.bytes, b.size()) != rule::ok &&
         std::is_constant_evaluated())
         diagnostic::etwctl_provider_traits_name_contains_an_embedded_NUL();
     return b;
@@ -169,7 +169,7 @@ constexpr rule build_provider_traits(std::string_view name, guid const* group, s
                                      std::size_t& size) noexcept {
     std::size_t const n = provider_traits_size(name, group != nullptr);
     if (n > buffer.size()) return rule::traits_length;
-    rule const r = detail::write_provider_traits(name, group, buffer.first(n));
+    rule const r = detail::write_provider_traits(name, group, buffer.data(), n);
     if (r == rule::ok) size = n;
     return r;
 }

@@ -588,11 +588,6 @@ struct stack_walk_result {
     std::size_t count = 0;
     parse_error error{};
 };
-constexpr stack_walk_result run_stack_walk(std::string_view text) noexcept {
-    stack_walk_result r;
-    parse_stack_walk(text, r.ids, r.count, &r.error);
-    return r;
-}
 
 struct mask_list_result {
     group_mask mask{};
@@ -655,7 +650,13 @@ struct stack_walk_diagnosis<S, rule::parse_input_too_long, Offset, Length, Sugge
 
 template <fixed_string S>
 struct stack_walk_impl {
-    static constexpr stack_walk_result r = run_stack_walk(S.view());
+    // Built here, not in a function of its own: the output array becomes a span only for a list a TU
+    // really parses (the call depends on S).
+    static constexpr stack_walk_result r = [] {
+        stack_walk_result out;
+        parse_stack_walk(S.view(), out.ids, out.count, &out.error);
+        return out;
+    }();
     static_assert(stack_walk_diagnosis<S, r.error.why, r.error.offset, r.error.length,
                                        to_fixed<r.error.suggestion.size()>(r.error.suggestion)>::type::value);
     static constexpr std::size_t count = r.error.why == rule::ok ? r.count : 0;

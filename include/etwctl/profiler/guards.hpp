@@ -259,7 +259,7 @@ public:
     /// at any step undoes the steps before it (intervals restored in reverse order). [[nodiscard]]: a
     /// temporary guard would restore at once.
     [[nodiscard]] basic_profile_source_guard(kernel_param k, session_handle session, std::span<profile_source_setting const> settings,
-                         std::span<profile_source const> previous = default_profile_source_config,
+                         std::span<profile_source const> previous = detail::deferred<K>(default_profile_source_config),
                          restore_reporter reporter = {}) noexcept
         : session_(session), reporter_(reporter) {
         if (settings.empty() || settings.size() > capacity) {
@@ -290,7 +290,7 @@ public:
             }
             saved_[saved_count_++] = {settings[i].source, *saved};
         }
-        if (auto const ec = set<profile_source_config>(k, session, std::span<profile_source const>(sources, settings.size())); ec) {
+        if (auto const ec = set<profile_source_config>(k, session, std::span<profile_source const>(detail::deferred<K>(sources), settings.size())); ec) {
             error_ = ec;
             roll_back(k);
             return;
@@ -314,14 +314,16 @@ public:
     [[nodiscard]] explicit operator bool() const noexcept { return !error_; }
     [[nodiscard]] bool active() const noexcept { return static_cast<bool>(k_); }
     /// The intervals captured before the change (only sources whose interval was changed).
-    [[nodiscard]] std::span<profile_source_setting const> saved_intervals() const noexcept { return {saved_, saved_count_}; }
+    [[nodiscard]] std::span<profile_source_setting const> saved_intervals() const noexcept {
+        return std::span<profile_source_setting const>(detail::deferred<K>(saved_), saved_count_);
+    }
 
     /// Restores the configuration to `previous`, then the intervals; tries every step even after a
     /// failure and returns (and keeps) the first error.
     [[nodiscard]] std::error_code restore() noexcept {
         if (!k_) return restore_error_;
         auto&& k = k_.take();
-        std::error_code first = set<profile_source_config>(k, session_, std::span<profile_source const>(previous_, previous_count_));
+        std::error_code first = set<profile_source_config>(k, session_, std::span<profile_source const>(detail::deferred<K>(previous_), previous_count_));
         if (auto const ec = undo_intervals(k); ec && !first) first = ec;
         restore_error_ = first;
         return restore_error_;

@@ -365,7 +365,7 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
     // (TracePmcCounterOwners: counters_in_use, naming the owner). Only failures pay for these queries.
     profile_source ids[limits::max_pmc_counters] = {};
     for (std::size_t i = 0; i < r.counter_count; ++i) ids[i] = static_cast<profile_source>(r.counters[i]);
-    if (auto const ec = set<pmc_counter_list>(k, session, std::span<profile_source const>(ids, r.counter_count)); ec) {
+    if (auto const ec = set<pmc_counter_list>(k, session, std::span<profile_source const>(detail::deferred<K>(ids), r.counter_count)); ec) {
         pmc_fail_kernel(r, pmc_step::set_counter_list, ec);
         if (r.condition == pmc_condition::session_refused || r.condition == pmc_condition::kernel_error) {
             if (auto const max = query<max_pmc_counters>(k); max) {

@@ -89,7 +89,7 @@ struct querier<profile_source_list> {
                         "storage of {value} bytes (required_size reports it)",
                         "profile_source_list", returned, 0, storage.size());
         if (!o.ok()) return o.code();
-        return profile_source_list_view::from_checked(checked_chain(storage.first(returned)));
+        return profile_source_list_view::from_checked(checked_chain(detail::deferred<K>(storage).first(returned)));
     }
 };
 
@@ -111,7 +111,7 @@ struct querier<disallow_list_query> {
                                            storage.size_bytes(), returned);
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);
         if (!o.ok()) return o.code();
-        return storage.first(returned / sizeof(guid));
+        return detail::deferred<K>(storage).first(returned / sizeof(guid));
     }
 };
 
@@ -186,7 +186,7 @@ struct querier<pmc_counter_owners> {
         if (ec) return ec;
         if (returned > storage.size()) return rule::kernel_reply_malformed; // a reply longer than the buffer
         pmc_owner_view v;
-        if (rule const r = pmc_owner_view::parse(storage.first(returned), v); r != rule::ok) return r;
+        if (rule const r = pmc_owner_view::parse(detail::deferred<K>(storage).first(returned), v); r != rule::ok) return r;
         return v;
     }
 };
@@ -203,7 +203,7 @@ struct querier<pmc_session_information> {
         if (ec) return ec;
         if (returned > storage.size()) return rule::kernel_reply_malformed; // a reply longer than the buffer
         pmc_session_view v;
-        if (rule const r = pmc_session_view::parse(storage.first(returned), v); r != rule::ok) return r;
+        if (rule const r = pmc_session_view::parse(detail::deferred<K>(storage).first(returned), v); r != rule::ok) return r;
         return v;
     }
 };
