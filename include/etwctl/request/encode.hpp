@@ -270,7 +270,7 @@ outcome query_profile_sources(K& k, void* info, std::size_t length, std::size_t&
     if (records != 0) {
         if (!use_caller) return broke(rule::kernel_reply_malformed); // records claimed, but only the head existed
         auto* bytes = static_cast<std::byte*>(info);
-        rule const r = check_profile_source_chain({bytes + kernel_profile_list_records_offset, records});
+        rule const r = check_profile_source_chain(std::span<std::byte const>(deferred<K>(bytes) + kernel_profile_list_records_offset, records));
         if (r != rule::ok) return broke(r);
         std::memmove(bytes, bytes + kernel_profile_list_records_offset, records);
     }
