@@ -7,9 +7,10 @@ using etwctl_test::event;
 using etwctl_test::ids_of;
 using etwctl_test::machine;
 
+using etwctl_test::cswitch;
+using etwctl_test::ready_thread;
+
 namespace {
-constexpr hook_id cswitch{0x0524};
-constexpr hook_id ready_thread{0x0532};
 constexpr perf_flag perf_context_switch{0x20000004U};
 constexpr perf_flag perf_dispatcher{0x20000200U};
 
