@@ -7,9 +7,10 @@ using etwctl_test::event;
 using etwctl_test::ids_of;
 using etwctl_test::machine;
 
+using etwctl_test::cswitch;
+using etwctl_test::ready_thread;
+
 namespace {
-constexpr hook_id cswitch{0x0524};
-constexpr hook_id ready_thread{0x0532};
 constexpr perf_flag perf_context_switch{0x20000004U};
 constexpr perf_flag perf_dispatcher{0x20000200U};
 
@@ -120,8 +121,8 @@ TEST_CASE("setup_pmc: pre-checks name the failed condition and send nothing that
         auto const r = setup_pmc(m.k, s, timer, cswitch_only);
         CHECK(r.condition == pmc_condition::counter_is_timer);
         CHECK(r.error == make_error_code(rule::pmc_counter_not_pmc));
-        pmc_counter const timer_id[] = {pmc_counter::of(profile_source::time)};
-        CHECK(setup_pmc(m.k, s, timer_id, cswitch_only).condition == pmc_condition::counter_is_timer);
+        pmc_counter const timer_counter[] = {pmc_counter::of(profile_source::time)};
+        CHECK(setup_pmc(m.k, s, timer_counter, cswitch_only).condition == pmc_condition::counter_is_timer);
     }
     SUBCASE("interval out of the source's bounds") {
         pmc_counter const c[] = {pmc_counter::named("TotalCycles", profile_interval{100})};

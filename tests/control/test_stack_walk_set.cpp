@@ -6,9 +6,10 @@ using namespace etwctl;
 using etwctl_test::ids_of;
 using etwctl_test::machine;
 
+using etwctl_test::cswitch;
+using etwctl_test::ready_thread;
+
 namespace {
-constexpr hook_id cswitch{0x0524};
-constexpr hook_id ready_thread{0x0532};
 constexpr hook_id sampled_profile{0x0F2E};
 constexpr hook_id image_load{0x030A};
 

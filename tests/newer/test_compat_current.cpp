@@ -15,10 +15,7 @@
 using namespace etwctl;
 using etwctl_test::machine;
 using etwctl_test::u32_at;
-
-namespace {
-std::vector<std::byte> bytes_of(sim::recorded_request const& r) { return {r.bytes.begin(), r.bytes.end()}; }
-} // namespace
+using etwctl_test::bytes_of;
 
 TEST_CASE("compat default: every class from 16 on is ERROR_NOT_SUPPORTED, and nothing is sent") {
     machine m;

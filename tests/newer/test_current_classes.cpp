@@ -20,10 +20,9 @@ using namespace etwctl;
 using etwctl_test::machine;
 using etwctl_test::u32_at;
 using etwctl_test::u64_at;
+using etwctl_test::bytes_of;
 
 namespace {
-
-std::vector<std::byte> bytes_of(sim::recorded_request const& r) { return {r.bytes.begin(), r.bytes.end()}; }
 
 template <class... B>
 std::vector<std::byte> le(B... values) {

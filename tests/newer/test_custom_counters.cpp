@@ -17,6 +17,7 @@
 
 using namespace etwctl;
 using etwctl_test::machine;
+using etwctl_test::bytes_of;
 
 namespace {
 
@@ -39,8 +40,6 @@ std::vector<std::byte> expected_add(std::uint8_t version, std::array<std::uint8_
     for (std::size_t i = 0; i < description.size(); ++i) b[0x22 + 2 * i] = static_cast<std::byte>(description[i]);
     return b;
 }
-
-std::vector<std::byte> bytes_of(sim::recorded_request const& r) { return {r.bytes.begin(), r.bytes.end()}; }
 
 /// The last NtSetSystemInformation request the sim saw.
 sim::recorded_request const* last_set(sim::kernel const& k) {

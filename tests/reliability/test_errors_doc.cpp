@@ -140,9 +140,9 @@ observed as_hresult(std::int32_t hr) {
     return as_win32(hresult::win32_of(hr));
 }
 
-struct machine {
+struct logger_machine {
     std::unique_ptr<sim::kernel> k = std::make_unique<sim::kernel>();
-    machine() { k->start_logger(1); }
+    logger_machine() { k->start_logger(1); }
 };
 
 unsigned char scratch[64] = {};
@@ -174,52 +174,52 @@ struct trigger {
 
 trigger const triggers[] = {
     {rule::set_class_not_supported, "TraceSetInformation class 0",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 0, scratch, 8)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 1, 0, scratch, 8)); }},
     {rule::query_class_not_supported, "TraceQueryInformation class 3",
-     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 1, 3, scratch, 8, nullptr)); }},
+     [] { logger_machine m; return as_win32(compat::trace_query_information(*m.k, 1, 3, scratch, 8, nullptr)); }},
     {rule::stack_tracing_size, "set<stack_tracing> with 257 events",
-     [] { machine m; std::vector<classic_event_id> ev(257); return as_rule(set<stack_tracing>(*m.k, session_handle{1}, ev)); }},
+     [] { logger_machine m; std::vector<classic_event_id> ev(257); return as_rule(set<stack_tracing>(*m.k, session_handle{1}, ev)); }},
     {rule::stack_tracing_empty_needs_null, "TraceStackTracingInfo, length 0, non-NULL",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 3, scratch, 0)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 1, 3, scratch, 0)); }},
     {rule::enable_flags_set_size, "TraceSystemTraceEnableFlagsInfo set, 36 bytes",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 4, scratch, 36)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 1, 4, scratch, 36)); }},
     {rule::enable_flags_query_length, "TraceSystemTraceEnableFlagsInfo query, 16 bytes",
-     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 1, 4, scratch, 16, nullptr)); }},
+     [] { logger_machine m; return as_win32(compat::trace_query_information(*m.k, 1, 4, scratch, 16, nullptr)); }},
     {rule::interval_session_not_zero, "TraceSampledProfileIntervalInfo with a session",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 5, scratch, 8)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 1, 5, scratch, 8)); }},
     {rule::interval_length, "TraceSampledProfileIntervalInfo, 4 bytes",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 0, 5, scratch, 4)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 0, 5, scratch, 4)); }},
     {rule::profile_config_size, "set<profile_source_config> with 5 sources",
-     [] { machine m; std::vector<profile_source> s(5, profile_source::total_issues);
+     [] { logger_machine m; std::vector<profile_source> s(5, profile_source::total_issues);
           return as_rule(set<profile_source_config>(*m.k, session_handle{1}, s)); }},
     {rule::profile_config_empty, "set<profile_source_config> with none",
-     [] { machine m; std::vector<profile_source> s;
+     [] { logger_machine m; std::vector<profile_source> s;
           return as_rule(set<profile_source_config>(*m.k, session_handle{1}, s)); }},
     {rule::pmc_events_size, "set<pmc_event_list> with 5 events",
-     [] { machine m; std::vector<classic_event_id> ev(5); return as_rule(set<pmc_event_list>(*m.k, session_handle{1}, ev)); }},
+     [] { logger_machine m; std::vector<classic_event_id> ev(5); return as_rule(set<pmc_event_list>(*m.k, session_handle{1}, ev)); }},
     {rule::pmc_events_empty_needs_null, "TracePmcEventListInfo, length 0, non-NULL",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 8, scratch, 0)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 1, 8, scratch, 0)); }},
     {rule::pmc_counters_size, "set<pmc_counter_list> with 5 counters",
-     [] { machine m; std::vector<profile_source> s(5, profile_source::total_issues);
+     [] { logger_machine m; std::vector<profile_source> s(5, profile_source::total_issues);
           return as_rule(set<pmc_counter_list>(*m.k, session_handle{1}, s)); }},
     {rule::pmc_counters_empty, "set<pmc_counter_list> with none",
-     [] { machine m; std::vector<profile_source> s; return as_rule(set<pmc_counter_list>(*m.k, session_handle{1}, s)); }},
+     [] { logger_machine m; std::vector<profile_source> s; return as_rule(set<pmc_counter_list>(*m.k, session_handle{1}, s)); }},
     {rule::disallow_list_size, "TraceSetDisallowList, 15 bytes",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 10, scratch, 15)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 1, 10, scratch, 15)); }},
     {rule::disallow_list_too_long, "set<disallow_list> with 257 GUIDs",
-     [] { machine m; std::vector<guid> g(257); return as_rule(set<disallow_list>(*m.k, session_handle{1}, g)); }},
+     [] { logger_machine m; std::vector<guid> g(257); return as_rule(set<disallow_list>(*m.k, session_handle{1}, g)); }},
     {rule::disallow_list_empty_needs_null, "TraceSetDisallowList, length 0, non-NULL",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 10, scratch, 0)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 1, 10, scratch, 0)); }},
     {rule::source_list_session_not_zero, "TraceProfileSourceListInfo with a session",
-     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 1, 7, scratch, 64, nullptr)); }},
+     [] { logger_machine m; return as_win32(compat::trace_query_information(*m.k, 1, 7, scratch, 64, nullptr)); }},
     {rule::source_list_buffer_too_small, "query<profile_source_list> into no storage",
-     [] { machine m; return as_rule(query<profile_source_list>(*m.k, std::span<std::byte>{}).error()); }},
+     [] { logger_machine m; return as_rule(query<profile_source_list>(*m.k, std::span<std::byte>{}).error()); }},
     {rule::version_session_not_zero, "TraceVersionInfo with a session",
-     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 1, 11, scratch, 8, nullptr)); }},
+     [] { logger_machine m; return as_win32(compat::trace_query_information(*m.k, 1, 11, scratch, 8, nullptr)); }},
     {rule::version_length, "TraceVersionInfo, 4 bytes",
-     [] { machine m; return as_win32(compat::trace_query_information(*m.k, 0, 11, scratch, 4, nullptr)); }},
+     [] { logger_machine m; return as_win32(compat::trace_query_information(*m.k, 0, 11, scratch, 4, nullptr)); }},
     {rule::null_buffer_with_length, "TraceSystemTraceEnableFlagsInfo set, NULL with 8 bytes",
-     [] { machine m; return as_win32(compat::trace_set_information(*m.k, 1, 4, nullptr, 8)); }},
+     [] { logger_machine m; return as_win32(compat::trace_set_information(*m.k, 1, 4, nullptr, 8)); }},
     {rule::kernel_reply_malformed, "query<profile_source_list> from a kernel whose chain is cyclic",
      [] {
          auto k = std::make_unique<sim::hostile_kernel>();
@@ -228,28 +228,28 @@ trigger const triggers[] = {
          return as_rule(query<profile_source_list>(*k, storage.span()).error());
      }},
     {rule::event_info_class_not_supported, "TraceLoggingSetInformation class 1",
-     [] { machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 1, scratch, 1)); }},
+     [] { logger_machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 1, scratch, 1)); }},
     {rule::binary_tracking_length, "TraceLoggingSetInformation class 0 with 4 bytes",
-     [] { machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 0, scratch, 4)); }},
+     [] { logger_machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 0, scratch, 4)); }},
     {rule::traits_length, "TraceLoggingSetInformation class 2 with 2 bytes",
-     [] { machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 2, scratch, 2)); }},
+     [] { logger_machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 2, scratch, 2)); }},
     {rule::traits_malformed, "set<provider_traits> with a size field that is not the length",
      [] {
-         machine m;
+         logger_machine m;
          std::byte blob[5] = {std::byte{9}, std::byte{0}, std::byte{'a'}, std::byte{0}, std::byte{0}};
          return as_rule(set<provider_traits>(*m.k, registration_handle{m.k->register_provider()}, std::span<std::byte const>(blob)));
      }},
     {rule::descriptor_type_length, "TraceLoggingSetInformation class 3 with 2 bytes",
-     [] { machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 3, scratch, 2)); }},
+     [] { logger_machine m; return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 3, scratch, 2)); }},
     {rule::descriptor_type_value, "TraceLoggingSetInformation class 3 with the byte 2 (the kernel's check)",
      [] {
-         machine m;
+         logger_machine m;
          unsigned char const two = 2;
          return as_hresult(compat::tracelogging_set_information(*m.k, m.k->register_provider(), 3, &two, 1));
      }},
     {rule::event_set_information_unavailable, "TraceLoggingSetInformation, policy disabled",
      [] {
-         machine m;
+         logger_machine m;
          return as_hresult(compat::tracelogging_set_information<event_set_information_policy::disabled>(
              *m.k, m.k->register_provider(), 0, nullptr, 0));
      }},
@@ -263,25 +263,25 @@ trigger const triggers[] = {
      }},
     {rule::interval_out_of_bounds, "setup_pmc with an interval of 1",
      [] {
-         machine m;
+         logger_machine m;
          pmc_counter const c[] = {pmc_counter::of(profile_source::total_issues, profile_interval{1})};
          return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>{}).error);
      }},
     {rule::profile_source_absent, "setup_pmc with source 99",
      [] {
-         machine m;
+         logger_machine m;
          pmc_counter const c[] = {pmc_counter::of_id(99)};
          return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>{}).error);
      }},
     {rule::pmc_counter_not_pmc, "setup_pmc with the timer",
      [] {
-         machine m;
+         logger_machine m;
          pmc_counter const c[] = {pmc_counter::of(profile_source::time)};
          return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>{}).error);
      }},
     {rule::pmc_event_group_not_enabled, "setup_pmc on CSwitch with no group enabled",
      [] {
-         machine m;
+         logger_machine m;
          pmc_counter const c[] = {pmc_counter::of(profile_source::total_issues)};
          hook_id const ev[] = {hook_id{0x0524}};
          return as_rule(setup_pmc(*m.k, session_handle{1}, c, std::span<hook_id const>(ev)).error);
@@ -303,41 +303,41 @@ trigger const triggers[] = {
     {rule::parse_too_many_names, "parse_stack_walk of two names into room for one",
      [] { hook_id ids[1]; std::size_t n = 0; return as_rule(parse_stack_walk("CSwitch+ReadyThread", ids, n)); }},
     {rule::custom_counter_field_range, "add_profile_source with an AMD EventSelect of 0x1000",
-     [] { machine m; return as_rule(add_profile_source(*m.k, amd_counter{.event_select = 0x1000}, "Wide", profile_interval{4096}).error()); }},
+     [] { logger_machine m; return as_rule(add_profile_source(*m.k, amd_counter{.event_select = 0x1000}, "Wide", profile_interval{4096}).error()); }},
     {rule::custom_counter_description, "add_profile_source with an empty description",
-     [] { machine m; return as_rule(add_profile_source(*m.k, intel_counter{.event_select = 0x24}, "", profile_interval{4096}).error()); }},
+     [] { logger_machine m; return as_rule(add_profile_source(*m.k, intel_counter{.event_select = 0x24}, "", profile_interval{4096}).error()); }},
     {rule::custom_counter_description_taken, "add_profile_source described as the built-in \"TotalCycles\"",
-     [] { machine m; return as_rule(add_profile_source(*m.k, intel_counter{.event_select = 0x24}, "TotalCycles", profile_interval{4096}).error()); }},
+     [] { logger_machine m; return as_rule(add_profile_source(*m.k, intel_counter{.event_select = 0x24}, "TotalCycles", profile_interval{4096}).error()); }},
     {rule::custom_counter_not_listed, "add_profile_source on a kernel that accepts the source and lists nothing",
      [] {
          auto k = std::make_unique<add_ignoring_kernel>();
          return as_rule(add_profile_source(*k, intel_counter{.event_select = 0x24}, "Ghost", profile_interval{4096}).error());
      }},
     {rule::lbr_events_too_many, "set<lbr_event_list> with 5 hook ids",
-     [] { machine m; std::vector<hook_id> h(5, hook_id{0x0524}); return as_rule(set<lbr_event_list>(*m.k, session_handle{1}, h)); }},
+     [] { logger_machine m; std::vector<hook_id> h(5, hook_id{0x0524}); return as_rule(set<lbr_event_list>(*m.k, session_handle{1}, h)); }},
     {rule::context_register_too_many, "set<context_register> with 9 hook ids",
-     [] { machine m; std::vector<hook_id> h(9, hook_id{0x0524}); return as_rule(set<context_register>(*m.k, session_handle{1}, h)); }},
+     [] { logger_machine m; std::vector<hook_id> h(9, hook_id{0x0524}); return as_rule(set<context_register>(*m.k, session_handle{1}, h)); }},
     {rule::periodic_capture_too_many, "set<periodic_capture_state_list> with 17 providers",
-     [] { machine m; std::vector<guid> g(17); return as_rule(set<periodic_capture_state_list>(*m.k, session_handle{1}, capture_frequency{60}, g)); }},
+     [] { logger_machine m; std::vector<guid> g(17); return as_rule(set<periodic_capture_state_list>(*m.k, session_handle{1}, capture_frequency{60}, g)); }},
     {rule::current_class_length, "compat::current TraceStackCachingInfo with 8 bytes",
-     [] { machine m; return as_win32(compat::current::trace_set_information(*m.k, 1, 24, scratch, 8)); }},
+     [] { logger_machine m; return as_win32(compat::current::trace_set_information(*m.k, 1, 24, scratch, 8)); }},
     {rule::current_class_array_size, "compat::current TraceLbrEventListInfo with 6 bytes",
-     [] { machine m; return as_win32(compat::current::trace_set_information(*m.k, 1, 21, scratch, 6)); }},
+     [] { logger_machine m; return as_win32(compat::current::trace_set_information(*m.k, 1, 21, scratch, 6)); }},
     {rule::current_class_session_not_zero, "compat::current TracePmcSessionInformation with a session",
-     [] { machine m; return as_win32(compat::current::trace_query_information(*m.k, 1, 27, scratch, 64, nullptr)); }},
+     [] { logger_machine m; return as_win32(compat::current::trace_query_information(*m.k, 1, 27, scratch, 64, nullptr)); }},
     {rule::stack_cache_out_of_bounds, "set<stack_caching> with a 1 MiB cache",
-     [] { machine m; return as_rule(set<stack_caching>(*m.k, session_handle{1}, stack_cache_size::mebibytes(1), stack_cache_buckets{1024})); }},
+     [] { logger_machine m; return as_rule(set<stack_caching>(*m.k, session_handle{1}, stack_cache_size::mebibytes(1), stack_cache_buckets{1024})); }},
     {rule::class_not_on_this_windows, "set<stack_caching> on a kernel without stack caching (an older Windows)",
      [] {
-         machine m;
+         logger_machine m;
          m.k->set_kernel_class_available(0x10, false);
          return as_rule(set<stack_caching>(*m.k, session_handle{m.k->start_kernel_logger()}, stack_cache_size::mebibytes(4),
                                            stack_cache_buckets{1024}));
      }},
     {rule::periodic_capture_frequency, "set<periodic_capture_state_list> every 4 s",
-     [] { machine m; guid const g[1] = {}; return as_rule(set<periodic_capture_state_list>(*m.k, session_handle{1}, capture_frequency{4}, g)); }},
+     [] { logger_machine m; guid const g[1] = {}; return as_rule(set<periodic_capture_state_list>(*m.k, session_handle{1}, capture_frequency{4}, g)); }},
     {rule::event_guid_not_kernel_group, "set<stack_tracing> with a CLASSIC_EVENT_ID of GUID 0",
-     [] { machine m; classic_event_id const e[1] = {}; return as_rule(set<stack_tracing>(*m.k, session_handle{1}, e)); }},
+     [] { logger_machine m; classic_event_id const e[1] = {}; return as_rule(set<stack_tracing>(*m.k, session_handle{1}, e)); }},
     {rule::stack_walk_group_not_enabled, "check_event_groups of CSwitch against PROC_THREAD",
      [] { return as_rule(check_event_groups(kernel_flags<"PROC_THREAD">, stack_walk<"CSwitch">.span())); }},
     {rule::parse_input_too_long, "parse_kernel_flags of a text one byte over limits::max_parse_length",
@@ -400,20 +400,20 @@ trigger const triggers[] = {
     {rule::provider_name_not_hashable, "provider_guid_from_name(\"Caf\\xC3\\xA9\")",
      [] { return as_rule(provider_guid_from_name("Caf\xC3\xA9").error()); }},
     {rule::session_text_not_utf8, "start_session with a name that is not UTF-8",
-     [] { machine m; return as_rule(start_session(*m.k, session_config::user("x\xC3").real_time()).error()); }},
+     [] { logger_machine m; return as_rule(start_session(*m.k, session_config::user("x\xC3").real_time()).error()); }},
     {rule::session_log_file_name_too_long, "start_session with a 1025-character log-file path",
      [] {
-         machine m;
+         logger_machine m;
          std::string const path(1025, 'p');
          return as_rule(start_session(*m.k, session_config::user("x").file_sequential(path)).error());
      }},
     {rule::session_buffer_size_out_of_range, "start_session with 2 KB buffers",
-     [] { machine m; return as_rule(start_session(*m.k, session_config::user("x").real_time().buffer(buffer_size::kilobytes(2))).error()); }},
+     [] { logger_machine m; return as_rule(start_session(*m.k, session_config::user("x").real_time().buffer(buffer_size::kilobytes(2))).error()); }},
     {rule::session_enable_flags_need_system_logger, "start_session: a user session with enable flags",
-     [] { machine m; return as_rule(start_session(*m.k, session_config::user("x").real_time().enable_flags(1)).error()); }},
+     [] { logger_machine m; return as_rule(start_session(*m.k, session_config::user("x").real_time().enable_flags(1)).error()); }},
     {rule::session_orphan_prefix_invalid, "stop_orphans with the prefix \"a-b\"",
      [] {
-         machine m;
+         logger_machine m;
          auto storage = std::make_unique<session_list_buffer<1>>();
          return as_rule(stop_orphans(*m.k, "a-b", *storage).error);
      }},

@@ -16,7 +16,7 @@ using etwctl_test::guard_page_buffer;
 
 namespace {
 
-std::unique_ptr<sim::kernel> machine() {
+std::unique_ptr<sim::kernel> kernel_with_loggers() {
     auto k = std::make_unique<sim::kernel>();
     k->start_logger(1);
     k->start_kernel_logger();
@@ -59,8 +59,8 @@ void fill_input(unsigned char* p, std::size_t n, std::uint32_t cls) {
 
 TEST_CASE("guard pages: every set class reads no byte past its input") {
     guard_page_buffer page(24U * 257U);
-    auto k = machine();
-    auto twin = machine();
+    auto k = kernel_with_loggers();
+    auto twin = kernel_with_loggers();
     for (std::uint32_t cls = 0; cls < 32; ++cls) {
         for (std::uint64_t session : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{0xFFFF}}) {
             for (std::uint32_t len : lengths()) {
@@ -82,8 +82,8 @@ TEST_CASE("guard pages: every set class reads no byte past its input") {
 
 TEST_CASE("guard pages: every query class writes no byte past its output") {
     guard_page_buffer page(8192);
-    auto k = machine();
-    auto twin = machine();
+    auto k = kernel_with_loggers();
+    auto twin = kernel_with_loggers();
     guid const g[3] = {guid::from_string("11111111-2222-3333-4444-555555555555"),
                        guid::from_string("aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"),
                        guid::from_string("01234567-89ab-cdef-0123-456789abcdef")};
@@ -115,7 +115,7 @@ TEST_CASE("guard pages: every query class writes no byte past its output") {
 
 TEST_CASE("guard pages: typed sets and queries stay inside spans that end at the page") {
     guard_page_buffer page(8192);
-    auto k = machine();
+    auto k = kernel_with_loggers();
 
     SUBCASE("event lists, sources, GUIDs") {
         for (std::size_t n : {std::size_t{1}, std::size_t{4}, std::size_t{256}}) {
@@ -204,7 +204,7 @@ TEST_CASE("guard pages: parsers read nothing past their input") {
         }
     }
     SUBCASE("profile-source chain, every prefix") {
-        auto k = machine();
+        auto k = kernel_with_loggers();
         std::uint32_t needed = 0;
         (void)compat::trace_query_information(*k, 0, 7, nullptr, 0, &needed);
         std::vector<unsigned char> full(needed);

@@ -20,8 +20,9 @@ using namespace std::chrono_literals;
 using namespace etwctl::literals;
 using typed_test::session_double;
 
+using etwctl_test::u16;
+
 namespace {
-std::u16string u16(wide_string_view v) { return {v.begin(), v.end()}; }
 std::size_t count_calls(session_double const& k, char const* f, std::uint32_t code) {
     std::size_t n = 0;
     for (auto const& c : k.calls) n += std::string(c.function) == f && c.code == code;

@@ -18,9 +18,10 @@ using namespace etwctl;
 using namespace std::chrono_literals;
 using namespace etwctl::literals;
 
+using etwctl_test::u16;
+
 namespace {
 std::unique_ptr<sim::kernel> machine() { return std::make_unique<sim::kernel>(); }
-std::u16string u16(wide_string_view v) { return {v.begin(), v.end()}; }
 } // namespace
 
 static_assert(session_kernel<sim::kernel> && orphan_session_kernel<sim::kernel>);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 #include <system_error>
 
 #include <doctest/doctest.h>
@@ -14,6 +15,11 @@
 #include "etwctl/session/compat.hpp"
 #include "etwctl/sessions.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
+
+namespace etwctl_test {
+/// A wide name as a std::u16string, for comparisons doctest can print.
+inline std::u16string u16(etwctl::wide_string_view v) { return {v.begin(), v.end()}; }
+} // namespace etwctl_test
 
 namespace doctest {
 template <>

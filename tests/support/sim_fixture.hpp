@@ -15,6 +15,13 @@ namespace etwctl_test {
 
 using namespace etwctl;
 
+/// Hook ids the control tests share (CSwitch, ReadyThread).
+inline constexpr hook_id cswitch{0x0524};
+inline constexpr hook_id ready_thread{0x0532};
+
+/// A recorded request's bytes, to compare with an expected buffer.
+inline std::vector<std::byte> bytes_of(sim::recorded_request const& r) { return {r.bytes.begin(), r.bytes.end()}; }
+
 /// A simulated machine (on the heap: the model is ~160 KiB of fixed-size state).
 struct machine {
     std::unique_ptr<sim::kernel> owner = std::make_unique<sim::kernel>();
