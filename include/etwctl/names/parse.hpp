@@ -728,8 +728,6 @@ inline constexpr auto stack_walk = detail::stack_walk_impl<S>::value;
 template <fixed_string S>
 inline constexpr group_mask kernel_flags = detail::mask_list_impl<detail::kernel_flag_messages, S>::value;
 
-
-
 /// The text with a caret line under the offending name, the rule and the suggestion, for a config
 /// file's or a command line's error message:
 ///     CSwitch+CSwtch
