@@ -76,6 +76,17 @@ template <class D, class T>
 constexpr T& deferred(T& value) noexcept {
     return value;
 }
+/// T, as a type that depends on D (the same device for types). A function template that returns
+/// std::optional<dependent_t<D, T>> instantiates std::optional<T> where a call is compiled, not in every
+/// translation unit that includes its header (each std::optional<T> costs a TU about 12-23M compiler
+/// instructions: docs/performance.md, "Include weight"); a class template over dependent_t<D, void> is
+/// not looked into until it is used.
+template <class D, class T>
+struct dependent_type {
+    using type = T;
+};
+template <class D, class T>
+using dependent_t = typename dependent_type<D, T>::type;
 } // namespace detail
 
 /// How compat::tracelogging_set_information reaches EventSetInformation (TLG_HAVE_EVENT_SET_INFORMATION).

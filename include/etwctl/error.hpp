@@ -85,7 +85,7 @@ enum class code_domain : std::uint8_t { win32, ntstatus, hresult };
 /// "NTSTATUS 0xC0000003 (STATUS_INVALID_INFO_CLASS)", "HRESULT 0x80070057 (HRESULT_FROM_WIN32(...))"):
 /// written into out at `at` like detail::put (no allocation); returns the new length. The categories'
 /// message() and describe()'s fallback both use it, so the two texts cannot drift apart.
-inline std::size_t put_code_text(std::span<char> out, std::size_t at, code_domain domain, int value) noexcept {
+inline std::size_t put_code_text(std::span<char> const& out, std::size_t at, code_domain domain, int value) noexcept {
     switch (domain) {
     case code_domain::win32: {
         auto const e = static_cast<std::uint32_t>(value);
@@ -120,33 +120,35 @@ inline std::size_t put_code_text(std::span<char> out, std::size_t at, code_domai
     }
     return at;
 }
-/// The same as a std::string (the categories' message()).
-inline std::string code_text(code_domain domain, int value) {
+/// The same as a std::string (the categories' message()). A template: the span over the string is
+/// built where a message() is compiled, not in every translation unit (see detail::deferred).
+template <class D = void>
+std::string code_text(code_domain domain, int value) {
     std::string s(put_code_text({}, 0, domain, value), '\0');
-    put_code_text(std::span<char>(s.data(), s.size()), 0, domain, value);
+    put_code_text(std::span<char>(deferred<D>(s).data(), s.size()), 0, domain, value);
     return s;
 }
 
-template <class = void>
+template <class T = void>
 class win32_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "win32"; }
-    std::string message(int value) const override { return code_text(code_domain::win32, value); }
+    std::string message(int value) const override { return code_text<T>(code_domain::win32, value); }
 };
 
-template <class = void>
+template <class T = void>
 class ntstatus_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "ntstatus"; }
-    std::string message(int value) const override { return code_text(code_domain::ntstatus, value); }
+    std::string message(int value) const override { return code_text<T>(code_domain::ntstatus, value); }
     std::error_condition default_error_condition(int value) const noexcept override;
 };
 
-template <class = void>
+template <class T = void>
 class hresult_category_impl final : public std::error_category {
 public:
     char const* name() const noexcept override { return "hresult"; }
-    std::string message(int value) const override { return code_text(code_domain::hresult, value); }
+    std::string message(int value) const override { return code_text<T>(code_domain::hresult, value); }
     std::error_condition default_error_condition(int value) const noexcept override;
 };
 
@@ -174,14 +176,6 @@ union never_destroyed {
     constexpr never_destroyed() noexcept : object() {}
     constexpr ~never_destroyed() {}
 };
-/// void for every T, but dependent on T: a template body that names as_void<T> is not looked into
-/// until the template is instantiated (and every T gives the same category object).
-template <class T>
-struct lazy_void {
-    using type = void;
-};
-template <class T>
-using as_void = typename lazy_void<T>::type;
 
 template <class Impl>
 struct category_holder {
@@ -199,19 +193,19 @@ constinit never_destroyed<Impl> const category_holder<Impl>::instance{};
 // completed, where the template is defined).
 template <class T = void>
 inline std::error_category const& win32_category() noexcept {
-    return detail::category_holder<detail::win32_category_impl<detail::as_void<T>>>::instance.object;
+    return detail::category_holder<detail::win32_category_impl<detail::dependent_t<T, void>>>::instance.object;
 }
 template <class T = void>
 inline std::error_category const& ntstatus_category() noexcept {
-    return detail::category_holder<detail::ntstatus_category_impl<detail::as_void<T>>>::instance.object;
+    return detail::category_holder<detail::ntstatus_category_impl<detail::dependent_t<T, void>>>::instance.object;
 }
 template <class T = void>
 inline std::error_category const& hresult_category() noexcept {
-    return detail::category_holder<detail::hresult_category_impl<detail::as_void<T>>>::instance.object;
+    return detail::category_holder<detail::hresult_category_impl<detail::dependent_t<T, void>>>::instance.object;
 }
 template <class T = void>
 inline std::error_category const& rule_category() noexcept {
-    return detail::category_holder<detail::rule_category_impl<detail::as_void<T>>>::instance.object;
+    return detail::category_holder<detail::rule_category_impl<detail::dependent_t<T, void>>>::instance.object;
 }
 
 /// "No error", without the out-of-line std::system_category() call that std::error_code{} makes.
@@ -334,22 +328,27 @@ ETWCTL_COLD inline std::error_code failed(std::error_code ec) noexcept {
 
 /// A value or the error that prevented it; no exceptions. value() on an error is a contract
 /// violation (GSL's Expects: terminates), so check has_value() / operator bool first.
+/// The error is kept as its value and category pointer (null on success): a successful result names no
+/// error category, so code that only ever succeeds, or only reads has_value(), instantiates none.
 template <class T>
 class [[nodiscard]] result {
     static_assert(std::is_nothrow_default_constructible_v<T>, "etwctl::result<T> needs a default-constructible T");
 
 public:
     constexpr result(T v) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(v)) {}
-    result(std::error_code ec) noexcept : ec_(ec) {
-        if (!ec_) ec_ = make_error_code<T>(rule::kernel_reply_malformed); // an error result always holds an error
+    result(std::error_code ec) noexcept {
+        if (!ec) ec = make_error_code<T>(rule::kernel_reply_malformed); // an error result always holds an error
+        code_ = ec.value();
+        category_ = &ec.category();
     }
     /// A new failure (a rule broken here): handed out through detail::failed, so no earlier failure's
     /// context is shown for it. (From an error_code: a failure passed on, its context kept.)
     result(rule r) noexcept : result(detail::failed(make_error_code<T>(r))) {}
 
-    constexpr bool has_value() const noexcept { return !ec_; }
+    constexpr bool has_value() const noexcept { return category_ == nullptr; }
     constexpr explicit operator bool() const noexcept { return has_value(); }
-    std::error_code error() const noexcept { return ec_; }
+    /// The error; no_error() when there is a value.
+    std::error_code error() const noexcept { return category_ ? std::error_code(code_, *category_) : no_error<T>(); }
 
     constexpr T const& value() const& noexcept {
         Expects(has_value());
@@ -367,7 +366,8 @@ public:
 
 private:
     T value_{};
-    std::error_code ec_ = no_error<T>();
+    int code_ = 0;
+    std::error_category const* category_ = nullptr;
 };
 
 
@@ -390,15 +390,15 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
         auto const r = rule_of<T>(ec);
         if (r != rule::ok) return detail::put(out, 0, info(r).text);
         // the same text as the category's message(), without allocating
-        if (ec.category() == ntstatus_category()) return detail::put_code_text(out, 0, detail::code_domain::ntstatus, ec.value());
-        if (ec.category() == win32_category()) return detail::put_code_text(out, 0, detail::code_domain::win32, ec.value());
-        if (ec.category() == hresult_category()) return detail::put_code_text(out, 0, detail::code_domain::hresult, ec.value());
+        if (ec.category() == ntstatus_category<T>()) return detail::put_code_text(out, 0, detail::code_domain::ntstatus, ec.value());
+        if (ec.category() == win32_category<T>()) return detail::put_code_text(out, 0, detail::code_domain::win32, ec.value());
+        if (ec.category() == hresult_category<T>()) return detail::put_code_text(out, 0, detail::code_domain::hresult, ec.value());
         std::size_t at = detail::put(out, 0, ec.category().name());
         at = detail::put(out, at, " error ");
         char h[8];
         detail::format_hex(static_cast<std::uint32_t>(ec.value()), 8, h, true);
         at = detail::put(out, at, "0x");
-        return detail::put(out, at, std::string_view(h, 8));
+        return detail::put(out, at, detail::view_of(h, 8));
     }
     std::size_t at = 0;
     std::string_view t = d->text;
@@ -420,7 +420,7 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
             char h[8];
             detail::format_hex(static_cast<std::uint32_t>(status), 8, h, true);
             at = detail::put(out, at, "NTSTATUS 0x");
-            at = detail::put(out, at, std::string_view(h, 8));
+            at = detail::put(out, at, detail::view_of(h, 8));
             if (char const* n = ntstatus::name(status)) {
                 at = detail::put(out, at, " (");
                 at = detail::put(out, at, n);
@@ -448,7 +448,7 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
             while (digits < 16 && (d->value >> (4 * digits)) != 0) ++digits;
             detail::format_hex(d->value, digits, h, true);
             at = detail::put(out, at, "0x");
-            at = detail::put(out, at, std::string_view(h, static_cast<std::size_t>(digits)));
+            at = detail::put(out, at, detail::view_of(h, static_cast<std::size_t>(digits)));
         } else at = detail::put(out, at, t.substr(open, close - open + 1));
         t.remove_prefix(close + 1);
     }
@@ -462,7 +462,7 @@ std::string describe(std::error_code const& ec) {
     std::size_t const n = describe<T>(ec, buf);
     if (n <= sizeof buf) return std::string(buf, n);
     std::string s(n, '\0');
-    describe<T>(ec, std::span<char>(s.data(), s.size()));
+    describe<T>(ec, std::span<char>(detail::deferred<T>(s).data(), s.size()));
     return s;
 }
 

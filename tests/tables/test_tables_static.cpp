@@ -61,6 +61,40 @@ constexpr bool group_guids_match_published() {
 }
 static_assert(group_guids_match_published(), "kernel_group_table: a GUID differs from its published text form");
 
+// The group numbers by name (detail::group_number, which the table's rows and the event table use) name
+// the published EVENT_TRACE_GROUP_* of their row: a misplaced enumerator or row fails here.
+static_assert(kernel_group_table[detail::header_group].name == std::string_view("HEADER"));
+static_assert(kernel_group_table[detail::disk_group].name == std::string_view("IO"));
+static_assert(kernel_group_table[detail::fault_group].name == std::string_view("MEMORY"));
+static_assert(kernel_group_table[detail::process_group].name == std::string_view("PROCESS"));
+static_assert(kernel_group_table[detail::file_group].name == std::string_view("FILE"));
+static_assert(kernel_group_table[detail::thread_group].name == std::string_view("THREAD"));
+static_assert(kernel_group_table[detail::tcp_group].name == std::string_view("TCPIP"));
+static_assert(kernel_group_table[detail::job_group].name == std::string_view("JOB"));
+static_assert(kernel_group_table[detail::udp_group].name == std::string_view("UDPIP"));
+static_assert(kernel_group_table[detail::registry_group].name == std::string_view("REGISTRY"));
+static_assert(kernel_group_table[detail::dbgprint_group].name == std::string_view("DBGPRINT"));
+static_assert(kernel_group_table[detail::config_group].name == std::string_view("CONFIG"));
+static_assert(kernel_group_table[detail::spare1_group].name == std::string_view("SPARE1"));
+static_assert(kernel_group_table[detail::wnf_group].name == std::string_view("WNF"));
+static_assert(kernel_group_table[detail::pool_group].name == std::string_view("POOL"));
+static_assert(kernel_group_table[detail::perfinfo_group].name == std::string_view("PERFINFO"));
+static_assert(kernel_group_table[detail::heap_group].name == std::string_view("HEAP"));
+static_assert(kernel_group_table[detail::object_group].name == std::string_view("OBJECT"));
+static_assert(kernel_group_table[detail::power_group].name == std::string_view("POWER"));
+static_assert(kernel_group_table[detail::modbound_group].name == std::string_view("MODBOUND"));
+static_assert(kernel_group_table[detail::image_group].name == std::string_view("IMAGE"));
+static_assert(kernel_group_table[detail::dpc_group].name == std::string_view("DPC"));
+static_assert(kernel_group_table[detail::cc_group].name == std::string_view("CC"));
+static_assert(kernel_group_table[detail::critsec_group].name == std::string_view("CRITSEC"));
+static_assert(kernel_group_table[detail::stackwalk_group].name == std::string_view("STACKWALK"));
+static_assert(kernel_group_table[detail::ums_group].name == std::string_view("UMS"));
+static_assert(kernel_group_table[detail::alpc_group].name == std::string_view("ALPC"));
+static_assert(kernel_group_table[detail::splitio_group].name == std::string_view("SPLITIO"));
+static_assert(kernel_group_table[detail::threadpool_group].name == std::string_view("THREAD_POOL"));
+static_assert(kernel_group_table[detail::hypervisor_group].name == std::string_view("HYPERVISOR"));
+static_assert(kernel_group_table[detail::hypervisorx_group].name == std::string_view("HYPERVISORX"));
+
 // 5c: hook ids of the events profilers stack-walk.
 static_assert(hook_is("CSwitch", 0x0524));
 static_assert(hook_is("ReadyThread", 0x0532));

@@ -43,6 +43,13 @@ struct table_text : std::string_view {
     constexpr table_text(std::string_view s) noexcept : std::string_view(s) {} // NOLINT: any view converts
 };
 
+/// The `n` characters at `p`. The headers make every (pointer, length) std::string_view here: with
+/// exactly std::string_view's own parameter types, overload resolution settles on the exact constructor
+/// and never tests the (iterator, sentinel) constructor's contiguous_iterator constraint, which an int
+/// length or a `char*` reaches and which costs g++ 12 about 60 ms of every translation unit the first
+/// time (docs/performance.md, "Include weight").
+constexpr std::string_view view_of(char const* p, std::size_t n) noexcept { return std::string_view(p, n); }
+
 constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 /// Names are matched case-insensitively (ASCII) everywhere: at compile time and at run time alike.
@@ -81,18 +88,22 @@ constexpr void format_hex(std::uint64_t v, int digits, char* out, bool upper = f
 }
 
 /// Writes s at out[at...] as far as out reaches; returns at + s.size() (the length it would need).
-constexpr std::size_t put(std::span<char> out, std::size_t at, std::string_view s) noexcept {
+constexpr std::size_t put(std::span<char> const& out, std::size_t at, std::string_view s) noexcept {
     for (char c : s) {
         if (at < out.size()) out[at] = c;
         ++at;
     }
     return at;
 }
-constexpr std::size_t put_decimal(std::span<char> out, std::size_t at, std::uint64_t v) noexcept {
+constexpr std::size_t put_decimal(std::span<char> const& out, std::size_t at, std::uint64_t v) noexcept {
     char digits[20] = {};
     int n = 0;
     do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
-    while (n > 0) at = put(out, at, std::string_view(&digits[--n], 1));
+    while (n > 0) {
+        char const c = digits[--n];
+        if (at < out.size()) out[at] = c;
+        ++at;
+    }
     return at;
 }
 

@@ -28,8 +28,8 @@ template <kernel K>
 std::error_code enable_system_profile_privilege(K& k) noexcept {
     std::uint32_t e = win32::not_supported;
     if constexpr (kernel_with_privileges<K>) e = k.enable_system_profile_privilege();
-    if (e == win32::success) return no_error();
-    std::error_code const ec = win32_error_code(e);
+    if (e == win32::success) return no_error<K>();
+    std::error_code const ec = win32_error_code<K>(e);
     if (e == win32::not_all_assigned)
         return detail::fail(ec,
                             "SeSystemProfilePrivilege is not in this process's token, so it cannot be enabled: run "

@@ -69,42 +69,17 @@ struct kernel_event {
         e.type = type;
         return e;
     }
-    constexpr std::optional<perf_flag> enabling_flag() const noexcept {
+    template <class D = void>
+    constexpr std::optional<detail::dependent_t<D, perf_flag>> enabling_flag() const noexcept {
         if (enabled_by.bits() == 0) return std::nullopt;
         return enabled_by;
     }
 };
 
 namespace detail {
-/// Group number from its GUID name in kernel_group_table: keeps the numbers in one place. Unknown
-/// names do not compile (a non-constant throw-free path: the returned 0xFF fails the table check).
-consteval std::uint8_t group_named(table_text guid_name) {
-    for (auto const& g : kernel_group_table)
-        if (g.guid_name == guid_name) return g.group;
-    return 0xFF;
-}
 // Rows are plain aggregates (designated fields; a field left out keeps its default): the compilers
-// initialise them without a constant-evaluated call per row, which every including TU would pay.
-
-inline constexpr std::uint8_t process_group = group_named("ProcessGuid");
-inline constexpr std::uint8_t thread_group = group_named("ThreadGuid");
-inline constexpr std::uint8_t perfinfo_group = group_named("PerfInfoGuid");
-inline constexpr std::uint8_t image_group = group_named("ImageLoadGuid");
-inline constexpr std::uint8_t disk_group = group_named("DiskIoGuid");
-inline constexpr std::uint8_t fault_group = group_named("PageFaultGuid");
-inline constexpr std::uint8_t file_group = group_named("FileIoGuid");
-inline constexpr std::uint8_t registry_group = group_named("RegistryGuid");
-inline constexpr std::uint8_t tcp_group = group_named("TcpIpGuid");
-inline constexpr std::uint8_t udp_group = group_named("UdpIpGuid");
-inline constexpr std::uint8_t alpc_group = group_named("ALPCGuid");
-inline constexpr std::uint8_t object_group = group_named("ObjectGuid");
-inline constexpr std::uint8_t pool_group = group_named("PoolGuid");
-inline constexpr std::uint8_t heap_group = group_named("HeapGuid");
-inline constexpr std::uint8_t splitio_group = group_named("SplitIoGuid");
-inline constexpr std::uint8_t power_group = group_named("PowerGuid");
-inline constexpr std::uint8_t cc_group = group_named("CcGuid");
-inline constexpr std::uint8_t critsec_group = group_named("CritSecGuid");
-inline constexpr std::uint8_t threadpool_group = group_named("ThreadPoolGuid");
+// initialise them without a constant-evaluated call per row, which every including TU would pay. The
+// groups are names/groups.hpp's detail::group_number.
 
 inline constexpr perf_flag ef_disk_io{event_trace_flag::disk_io}; // EVENT_TRACE_FLAG_DISK_IO alone (no PERF_ name)
 } // namespace detail
@@ -470,17 +445,19 @@ constexpr known_name_without_value const* find_kernel_event_without_hook(std::st
     return detail::find_without_value(kernel_event_without_hook, name);
 }
 /// The hook id for a name (case-insensitive), if known.
-constexpr std::optional<hook_id> kernel_event_hook(std::string_view name) noexcept {
+template <class D = void>
+constexpr std::optional<detail::dependent_t<D, hook_id>> kernel_event_hook(std::string_view name) noexcept {
     auto const i = detail::kernel_event_row(name);
     if (i == detail::no_row) return std::nullopt;
     return kernel_event_table[i].hook();
 }
 /// The PERF_* flag that enables the event with this hook id, where known. A PMC event list is only
 /// useful if these flags are on in the session's group mask (group_mask::enables).
-constexpr std::optional<perf_flag> enabling_flag(hook_id h) noexcept {
+template <class D = void>
+constexpr std::optional<detail::dependent_t<D, perf_flag>> enabling_flag(hook_id h) noexcept {
     auto const i = detail::kernel_event_row(h);
     if (i == detail::no_row) return std::nullopt;
-    return kernel_event_table[i].enabling_flag();
+    return kernel_event_table[i].template enabling_flag<D>();
 }
 
 /// An event a session never records: the PERF_* flag that enables it is off in the session's group mask.
@@ -493,10 +470,15 @@ struct event_not_enabled {
 /// through a Masks[0] alias); events without a known flag are not judged. No kernel call: for a mask
 /// the caller has (it just set it, or read it). A stack walk or PMC list naming such an event is
 /// accepted by the kernel, and the event is simply never recorded.
-constexpr std::optional<event_not_enabled> first_event_not_enabled(group_mask const& mask,
-                                                                   std::span<hook_id const> events) noexcept {
-    for (std::size_t i = 0; i < events.size(); ++i)
-        if (auto const flag = enabling_flag(events[i]); flag && !mask.enables(*flag)) return event_not_enabled{i, events[i], *flag};
+template <class D = void>
+constexpr std::optional<detail::dependent_t<D, event_not_enabled>> first_event_not_enabled(group_mask const& mask,
+                                                                                          std::span<hook_id const> events) noexcept {
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        auto const row = detail::kernel_event_row(events[i]);
+        if (row == detail::no_row) continue;
+        perf_flag const flag = kernel_event_table[row].enabled_by;
+        if (flag.bits() != 0 && !mask.enables(flag)) return event_not_enabled{i, events[i], flag};
+    }
     return std::nullopt;
 }
 

@@ -513,11 +513,21 @@ constexpr known_name_without_value const* find_without_value(known_name_without_
 constexpr known_name_without_value const* find_xperf_flag_without_value(std::string_view name) noexcept {
     return detail::find_without_value(xperf_kernel_flag_without_value, name);
 }
+namespace detail {
+/// PERF_* name -> its row of perf_flag_table, or no_flag_row (what the parsers use).
+inline constexpr std::size_t no_flag_row = static_cast<std::size_t>(-1);
+constexpr std::size_t perf_flag_row(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < std::size(perf_flag_table); ++i)
+        if (iequals(perf_flag_table[i].name, name)) return i;
+    return no_flag_row;
+}
+} // namespace detail
 /// PERF_* name -> flag (case-insensitive).
-constexpr std::optional<perf_flag> perf_flag_by_name(std::string_view name) noexcept {
-    for (auto const& f : perf_flag_table)
-        if (detail::iequals(f.name, name)) return f.flag;
-    return std::nullopt;
+template <class D = void>
+constexpr std::optional<detail::dependent_t<D, perf_flag>> perf_flag_by_name(std::string_view name) noexcept {
+    auto const i = detail::perf_flag_row(name);
+    if (i == detail::no_flag_row) return std::nullopt;
+    return perf_flag_table[i].flag;
 }
 /// Flag -> its first PERF_* name, "" if none has exactly this value.
 constexpr std::string_view perf_flag_name(perf_flag f) noexcept {

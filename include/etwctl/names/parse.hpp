@@ -225,8 +225,8 @@ constexpr rule report(parse_error* err, rule why, std::size_t offset, std::size_
 
 /// One stack-walk name -> hook id.
 constexpr bool resolve_event(std::string_view name, hook_id& out) noexcept {
-    if (auto const h = kernel_event_hook(name)) {
-        out = *h;
+    if (auto const i = kernel_event_row(name); i != no_row) {
+        out = kernel_event_table[i].hook();
         return true;
     }
     std::uint32_t v = 0;
@@ -264,8 +264,8 @@ constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t*
             if (row) *row = i;
             return true;
         }
-    if (auto const p = perf_flag_by_name(name)) {
-        out = group_mask(*p);
+    if (auto const i = perf_flag_row(name); i != no_flag_row) {
+        out = group_mask(perf_flag_table[i].flag);
         return true;
     }
     return resolve_raw_mask(name, out);

@@ -92,7 +92,8 @@ constexpr bool profile_source_table_well_formed() noexcept {
 // check would be paid by every translation unit that includes this header.
 
 /// Name (short or KPROFILE form, case-insensitive) -> source.
-constexpr std::optional<profile_source> profile_source_by_name(std::string_view name) noexcept {
+template <class D = void>
+constexpr std::optional<detail::dependent_t<D, profile_source>> profile_source_by_name(std::string_view name) noexcept {
     if (name.empty()) return std::nullopt;
     for (auto const& s : profile_source_table)
         if (detail::iequals(s.name, name) || (!s.kprofile_name.empty() && detail::iequals(s.kprofile_name, name)))

@@ -376,8 +376,8 @@ private:
 
     detail::guard_kernel<K> k_{};
     std::uint32_t id_ = 0;
-    std::error_code error_ = no_error();
-    std::error_code restore_error_ = no_error();
+    std::error_code error_ = no_error<K>();
+    std::error_code restore_error_ = no_error<K>();
     restore_reporter reporter_{};
     custom_counter_options options_{};
 };

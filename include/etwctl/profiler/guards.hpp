@@ -217,8 +217,8 @@ private:
     detail::guard_kernel<K> k_{};
     profile_source source_ = profile_source::time;
     profile_interval saved_{};
-    std::error_code error_ = no_error();
-    std::error_code restore_error_ = no_error();
+    std::error_code error_ = no_error<K>();
+    std::error_code restore_error_ = no_error<K>();
     restore_reporter reporter_{};
 };
 
@@ -263,11 +263,11 @@ public:
                          restore_reporter reporter = {}) noexcept
         : session_(session), reporter_(reporter) {
         if (settings.empty() || settings.size() > capacity) {
-            error_ = detail::failed(make_error_code(settings.empty() ? rule::profile_config_empty : rule::profile_config_size));
+            error_ = detail::failed(make_error_code<K>(settings.empty() ? rule::profile_config_empty : rule::profile_config_size));
             return;
         }
         if (previous.empty() || previous.size() > capacity) {
-            error_ = detail::failed(make_error_code(previous.empty() ? rule::profile_config_empty : rule::profile_config_size));
+            error_ = detail::failed(make_error_code<K>(previous.empty() ? rule::profile_config_empty : rule::profile_config_size));
             return;
         }
         for (std::size_t i = 0; i < previous.size(); ++i) previous_[i] = previous[i];
@@ -334,7 +334,7 @@ public:
 private:
     template <class Kernel>
     std::error_code undo_intervals(Kernel& k) noexcept {
-        std::error_code first = no_error();
+        std::error_code first = no_error<Kernel>();
         while (saved_count_ != 0) {
             auto const& s = saved_[--saved_count_];
             // the captured value as it was, unchecked (see interval_guard::restore)
@@ -373,8 +373,8 @@ private:
     std::size_t previous_count_ = 0;
     profile_source_setting saved_[capacity] = {};
     std::size_t saved_count_ = 0;
-    std::error_code error_ = no_error();
-    std::error_code restore_error_ = no_error();
+    std::error_code error_ = no_error<K>();
+    std::error_code restore_error_ = no_error<K>();
     restore_reporter reporter_{};
 };
 

@@ -181,13 +181,13 @@ enum class pmc_condition : std::uint8_t {
 /// (A template with one use, pmc_report: its error members start as no_error(), and a template
 /// instantiates that only where a report is made, so a TU that includes this header and never calls
 /// setup_pmc carries no error-category code.)
-template <class = void>
+template <class D = void>
 struct [[nodiscard]] basic_pmc_report {
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
     pmc_step step = pmc_step::none;       ///< the step that failed (none on success)
     pmc_condition condition = pmc_condition::ok;
-    std::error_code error = no_error();   ///< rule_category for a pre-check, ntstatus_category from the kernel
+    std::error_code error = no_error<D>();   ///< rule_category for a pre-check, ntstatus_category from the kernel
     std::size_t index = npos;             ///< the counter or event the failure is about, if one
     std::uint32_t source_id = 0;          ///< that counter's source id (resolve/interval failures)
     hook_id event{};                      ///< that event (group failures)
@@ -198,7 +198,7 @@ struct [[nodiscard]] basic_pmc_report {
     bool intervals_applied = false;       ///< intervals were changed (and, after a failure, put back)
     bool counters_applied = false;        ///< the session's one counter list is spent
     bool events_applied = false;
-    std::error_code rollback_error = no_error(); ///< putting the intervals back failed
+    std::error_code rollback_error = no_error<D>(); ///< putting the intervals back failed
     /// After a refused counter list: the machine's maximum (TraceMaxPmcCounterQuery; 0 when this Windows
     /// cannot say) and, for counters_in_use, the first owner holding a counter (TracePmcCounterOwners).
     std::uint32_t max_counters = 0;
@@ -247,18 +247,18 @@ inline void pmc_fail(pmc_report& r, pmc_step step, pmc_condition c, std::error_c
     r.error = ec;
     r.index = index;
 }
-template <class = void> // a template: a TU that never fails a PMC setup carries no category code
+template <class T = void> // a template: a TU that never fails a PMC setup carries no category code
 void pmc_fail_kernel(pmc_report& r, pmc_step step, std::error_code ec) noexcept {
-    std::int32_t const status = ec.category() == ntstatus_category() ? ec.value() : 0;
+    std::int32_t const status = ec.category() == ntstatus_category<T>() ? ec.value() : 0;
     pmc_condition c = status != 0 ? pmc_condition_of(step, status) : pmc_condition::kernel_error;
-    if (rule_of(ec) == rule::pmc_counters_size) c = pmc_condition::too_many_counters;
+    if (rule_of<T>(ec) == rule::pmc_counters_size) c = pmc_condition::too_many_counters;
     pmc_fail(r, step, c, ec);
 }
 
 template <kernel K>
 pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter const> counters,
                            std::span<hook_id const> events, pmc_options const& options) noexcept {
-    pmc_report r;
+    basic_pmc_report<detail::dependent_t<K, void>> r; // pmc_report, built where this template is instantiated
 
     // 1. counts (SECHOST's limits; the kernel's own counter maximum may be lower: step 8 reports it)
     if (counters.empty()) return pmc_fail(r, pmc_step::check_counts, pmc_condition::no_counters, rule::pmc_counters_empty), r;
@@ -438,7 +438,7 @@ pmc_report setup_pmc(K& k, session_handle session, std::span<pmc_counter const> 
 template <kernel K, classic_event_id_like E>
 pmc_report setup_pmc(K& k, session_handle session, std::span<pmc_counter const> counters, std::span<E const> events,
                      pmc_options const& options = {}) noexcept {
-    pmc_report r;
+    basic_pmc_report<detail::dependent_t<K, void>> r; // pmc_report, built where this template is instantiated
     if (events.size() > limits::max_pmc_events) {
         detail::pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_events, rule::pmc_events_size);
         return r;

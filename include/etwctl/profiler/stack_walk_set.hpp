@@ -68,7 +68,7 @@ ETWCTL_COLD std::error_code stack_walk_group_off(event_not_enabled const& off) n
 /// (A template only so that a TU that never calls it instantiates no error category.)
 template <class T = void>
 [[nodiscard]] std::error_code check_event_groups(group_mask const& session_flags, std::span<hook_id const> events) noexcept {
-    if (auto const off = first_event_not_enabled(session_flags, events)) [[unlikely]]
+    if (auto const off = first_event_not_enabled<T>(session_flags, events)) [[unlikely]]
         return detail::stack_walk_group_off<T>(*off);
     return no_error<T>();
 }

@@ -144,7 +144,7 @@ ETWCTL_INLINE_ALWAYS outcome send_hook_list(K& k, std::uint32_t kernel_class, st
 template <class E>
 std::size_t first_unknown_group(E const* events, std::size_t count) noexcept {
     for (std::size_t i = 0; i < count; ++i)
-        if (!group_of(event_guid_of(events[i]))) return i;
+        if (group_or_empty(event_guid_of(events[i])) == group_hash_empty) return i;
     return count;
 }
 

@@ -38,7 +38,7 @@ constexpr bool lacks_class(std::int32_t status) noexcept {
 /// rule::class_not_on_this_windows with its context: the class and the kernel's status (cold).
 template <class C>
 ETWCTL_COLD std::error_code class_missing(std::int32_t status) noexcept {
-    return fail(make_error_code(rule::class_not_on_this_windows),
+    return fail(make_error_code<C>(rule::class_not_on_this_windows),
                 "this Windows does not have {name} (the kernel answered {status}); a later Windows release added it",
                 C::row.sdk_name, static_cast<std::uint32_t>(status));
 }
@@ -48,7 +48,7 @@ ETWCTL_COLD std::error_code class_missing(std::int32_t status) noexcept {
 /// call a saved register); the caller knows which session it passed.
 template <class C, bool Query = false>
 ETWCTL_COLD std::error_code kernel_refused(std::int32_t status) noexcept {
-    std::error_code const ec = ntstatus_error_code(status);
+    std::error_code const ec = ntstatus_error_code<C>(status);
     if constexpr (requires { C::row; }) {
         if (lacks_class<C>(status)) return class_missing<C>(status);
         constexpr request_kind kind = Query ? C::row.query.request : C::row.set.request;
@@ -80,8 +80,8 @@ ETWCTL_COLD std::error_code kernel_refused(std::int32_t status) noexcept {
 
 template <class C, bool Query = false, class... Args>
 std::error_code to_error_code(outcome o, Args const&...) noexcept { // by value: a register, not memory
-    if (o.ok()) [[likely]] return no_error();
-    if (o.broken != rule::ok) return failed(make_error_code(o.broken)); // keeps the detail this call noted
+    if (o.ok()) [[likely]] return no_error<C>();
+    if (o.broken != rule::ok) return failed(make_error_code<C>(o.broken)); // keeps the detail this call noted
     return kernel_refused<C, Query>(o.status); // only the status crosses to the cold path (a register)
 }
 template <class C, class... Args>
@@ -92,8 +92,8 @@ std::error_code to_error_code(std::error_code const& ec, Args const&...) noexcep
 /// The answer of a typed query: the broken rule, the missing class, or the kernel's status.
 template <class C>
 std::error_code query_error(outcome o) noexcept {
-    if (o.ok()) [[likely]] return no_error();
-    if (o.broken != rule::ok) return failed(make_error_code(o.broken));
+    if (o.ok()) [[likely]] return no_error<C>();
+    if (o.broken != rule::ok) return failed(make_error_code<C>(o.broken));
     return kernel_refused<C, true>(o.status); // its refusals are described as query<C>, not set<C>
 }
 

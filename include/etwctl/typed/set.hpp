@@ -127,7 +127,7 @@ ETWCTL_INLINE_ALWAYS rule check_list_count(std::size_t n) noexcept {
 /// The context of rule::event_guid_not_kernel_group (cold).
 template <class C>
 ETWCTL_COLD void note_unknown_group(std::size_t index) noexcept {
-    note_failure(make_error_code(rule::event_guid_not_kernel_group),
+    note_failure(make_error_code<C>(rule::event_guid_not_kernel_group),
                  "set<{name}>: event {value} of the list has an EventGuid that is no kernel group's (SECHOST would drop "
                  "it silently; a list of only such events would be sent empty); nothing was sent",
                  C::name, index);
@@ -196,9 +196,9 @@ struct setter<system_trace_enable_flags> {
 };
 
 /// The interval's context when it is out of the source's bounds (cold).
-template <class = void>
+template <class T = void>
 ETWCTL_COLD std::error_code interval_out_of_bounds(std::uint32_t source, std::uint32_t value, interval_bounds b) noexcept {
-    std::error_code const ec = make_error_code(rule::interval_out_of_bounds);
+    std::error_code const ec = make_error_code<T>(rule::interval_out_of_bounds);
     note_failure(ec,
                 source == 0 ? std::string_view("interval {value} (100 ns units) is outside the timer's [{low}, {high}]; "
                                                "pass a value in range, or timer_bounds.clamp(v) to accept the kernel's clamp")
@@ -362,7 +362,7 @@ struct setter<lbr_event_list> {
             static_assert(extent_of<R> <= limits::max_lbr_events,
                           "etwctl::set<lbr_event_list>: at most 4 events (TRACE_LBR_MAXIMUM_EVENTS)");
         std::size_t const n = std::ranges::size(hooks);
-        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return failed(make_error_code(r));
+        if (rule const r = check_list_count<lbr_event_list>(n); r != rule::ok) return failed(make_error_code<K>(r));
         constexpr direction_rules const& d = lbr_event_list::row.set; // ULONG hook ids, as a stack-walk list
         if constexpr (hook_range<R>)
             return to_error_code<lbr_event_list>(
@@ -383,7 +383,7 @@ struct setter<context_register> {
             static_assert(extent_of<R> <= limits::max_context_register_events,
                           "etwctl::set<context_register>: at most 8 events (ETW_MAX_CONTEXT_REGISTER_EVENTS)");
         std::size_t const n = std::ranges::size(hooks);
-        if (rule const r = check_list_count<context_register>(n); r != rule::ok) return failed(make_error_code(r));
+        if (rule const r = check_list_count<context_register>(n); r != rule::ok) return failed(make_error_code<K>(r));
         outcome const o = send_context_register(k, session.value, context_registers::both, std::ranges::data(hooks), n, true);
         if constexpr (event_range<R>)
             if (o.broken == rule::event_guid_not_kernel_group) [[unlikely]]
@@ -410,7 +410,7 @@ struct setter<periodic_capture_state_list> {
             static_assert(extent_of<R> <= limits::max_periodic_capture_providers,
                           "etwctl::set<periodic_capture_state_list>: at most 16 providers");
         std::size_t const n = std::ranges::size(providers);
-        if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return failed(make_error_code(r));
+        if (rule const r = check_list_count<periodic_capture_state_list>(n); r != rule::ok) return failed(make_error_code<K>(r));
         if (n == 0) [[unlikely]]
             return fail(rule::periodic_capture_frequency,
                         "set<{name}>: a capture every {value} s for no provider; the kernel refuses a frequency without "
@@ -436,9 +436,9 @@ struct setter<periodic_capture_state_list> {
 template <kernel K>
 std::error_code event_set(K& k, registration_handle reg, event_info_class c, void const* info, std::uint32_t length) noexcept {
     auto const cls = static_cast<std::uint32_t>(c);
-    if (rule r = validate::event_set_information(cls, info, length); r != rule::ok) return failed(make_error_code(r));
+    if (rule r = validate::event_set_information(cls, info, length); r != rule::ok) return failed(make_error_code<K>(r));
     std::uint32_t const e = k.event_set_information(reg.value, cls, info, length);
-    return e == 0 ? no_error() : win32_error_code(e);
+    return e == 0 ? no_error<K>() : win32_error_code<K>(e);
 }
 
 template <>
@@ -458,7 +458,7 @@ struct setter<provider_traits> {
     /// Traits from bytes: checked as the kernel checks them before anything is sent.
     template <kernel K>
     static std::error_code apply(K& k, registration_handle reg, std::span<std::byte const> traits) noexcept {
-        if (rule r = check_provider_traits(traits); r != rule::ok) return failed(make_error_code(r));
+        if (rule r = check_provider_traits(traits); r != rule::ok) return failed(make_error_code<K>(r));
         return event_set(k, reg, event_info_class::provider_set_traits, traits.data(),
                          static_cast<std::uint32_t>(traits.size()));
     }
