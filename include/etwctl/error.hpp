@@ -395,10 +395,7 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
         if (ec.category() == hresult_category<T>()) return detail::put_code_text(out, 0, detail::code_domain::hresult, ec.value());
         std::size_t at = detail::put(out, 0, ec.category().name());
         at = detail::put(out, at, " error ");
-        char h[8];
-        detail::format_hex(static_cast<std::uint32_t>(ec.value()), 8, h, true);
-        at = detail::put(out, at, "0x");
-        return detail::put(out, at, detail::view_of(h, 8));
+        return detail::put(out, at, detail::hex32(static_cast<std::uint32_t>(ec.value())).view());
     }
     std::size_t at = 0;
     std::string_view t = d->text;
@@ -417,10 +414,8 @@ std::size_t describe(std::error_code const& ec, std::span<char> out) noexcept {
         else if (key == "high") at = detail::put_decimal(out, at, d->high);
         else if (key == "status") { // value as an NTSTATUS: its hex, its name, the Win32 error it maps to
             auto const status = static_cast<std::int32_t>(static_cast<std::uint32_t>(d->value));
-            char h[8];
-            detail::format_hex(static_cast<std::uint32_t>(status), 8, h, true);
-            at = detail::put(out, at, "NTSTATUS 0x");
-            at = detail::put(out, at, detail::view_of(h, 8));
+            at = detail::put(out, at, "NTSTATUS ");
+            at = detail::put(out, at, detail::hex32(static_cast<std::uint32_t>(status)).view());
             if (char const* n = ntstatus::name(status)) {
                 at = detail::put(out, at, " (");
                 at = detail::put(out, at, n);

@@ -96,15 +96,10 @@ constexpr std::size_t put(std::span<char> const& out, std::size_t at, std::strin
     return at;
 }
 constexpr std::size_t put_decimal(std::span<char> const& out, std::size_t at, std::uint64_t v) noexcept {
-    char digits[20] = {};
-    int n = 0;
-    do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
-    while (n > 0) {
-        char const c = digits[--n];
-        if (at < out.size()) out[at] = c;
-        ++at;
-    }
-    return at;
+    char digits[20] = {}; // filled from the end: the most significant digit first
+    std::size_t first = sizeof digits;
+    do digits[--first] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
+    return put(out, at, view_of(digits + first, sizeof digits - first));
 }
 
 

@@ -411,8 +411,8 @@ constexpr bool kernel_event_table_well_formed() noexcept {
 
 namespace detail {
 // Lookups by index: the value functions below stay constant expressions under g++'s
-// -fsanitize=undefined, which refuses a pointer into a static table compared with nullptr.
-inline constexpr std::size_t no_row = ~std::size_t{0};
+// -fsanitize=undefined, which refuses a pointer into a static table compared with nullptr. (no_row:
+// names/flags.hpp.)
 constexpr std::size_t kernel_event_row(std::string_view name) noexcept {
     for (std::size_t i = 0; i < std::size(kernel_event_table); ++i)
         if (iequals(kernel_event_table[i].name, name)) return i;

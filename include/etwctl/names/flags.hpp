@@ -514,19 +514,20 @@ constexpr known_name_without_value const* find_xperf_flag_without_value(std::str
     return detail::find_without_value(xperf_kernel_flag_without_value, name);
 }
 namespace detail {
-/// PERF_* name -> its row of perf_flag_table, or no_flag_row (what the parsers use).
-inline constexpr std::size_t no_flag_row = static_cast<std::size_t>(-1);
+/// The row lookups of names/ (this one, events.hpp's) answer an index, or no_row.
+inline constexpr std::size_t no_row = ~std::size_t{0};
+/// PERF_* name -> its row of perf_flag_table, or no_row (what the parsers use).
 constexpr std::size_t perf_flag_row(std::string_view name) noexcept {
     for (std::size_t i = 0; i < std::size(perf_flag_table); ++i)
         if (iequals(perf_flag_table[i].name, name)) return i;
-    return no_flag_row;
+    return no_row;
 }
 } // namespace detail
 /// PERF_* name -> flag (case-insensitive).
 template <class D = void>
 constexpr std::optional<detail::dependent_t<D, perf_flag>> perf_flag_by_name(std::string_view name) noexcept {
     auto const i = detail::perf_flag_row(name);
-    if (i == detail::no_flag_row) return std::nullopt;
+    if (i == detail::no_row) return std::nullopt;
     return perf_flag_table[i].flag;
 }
 /// Flag -> its first PERF_* name, "" if none has exactly this value.

@@ -264,7 +264,7 @@ constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t*
             if (row) *row = i;
             return true;
         }
-    if (auto const i = perf_flag_row(name); i != no_flag_row) {
+    if (auto const i = perf_flag_row(name); i != no_row) {
         out = group_mask(perf_flag_table[i].flag);
         return true;
     }
