@@ -134,9 +134,11 @@ private:
 class pmc_session_view {
 public:
     constexpr pmc_session_view() noexcept = default;
+    constexpr pmc_session_view(pmc_session_view const&) noexcept = default;
+    constexpr pmc_session_view& operator=(pmc_session_view const&) noexcept = default;
     /// rule::ok if every record lies inside bytes, holds its sources and USHORT hook ids, and the
     /// offsets move forward by multiples of 4 (no cycles). An empty reply is an empty list.
-    static rule parse(std::span<std::byte const> bytes, pmc_session_view& out) noexcept {
+    static rule parse(std::span<std::byte const> const bytes, pmc_session_view& out) noexcept {
         out = {};
         std::size_t off = 0, n = 0;
         while (off < bytes.size()) {

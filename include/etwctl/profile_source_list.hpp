@@ -114,7 +114,7 @@ inline bool description_is(profile_source_entry const& e, std::string_view name)
 /// Says "the request layer checked this chain" (request/encode.hpp's query_profile_sources), so the
 /// view is built without checking it a second time.
 struct checked_chain {
-    explicit constexpr checked_chain(std::span<std::byte const> b) noexcept : bytes(b) {}
+    explicit constexpr checked_chain(std::span<std::byte const> const b) noexcept : bytes(b) {}
     std::span<std::byte const> bytes;
 };
 } // namespace detail
@@ -131,12 +131,13 @@ public:
         using reference = profile_source_entry;
 
         constexpr iterator() noexcept = default;
-        constexpr iterator(std::span<std::byte const> all, std::size_t off) noexcept : all_(all), off_(off) {}
-        profile_source_entry operator*() const noexcept { return {all_.data() + off_, record_end() - off_}; }
+        constexpr iterator(std::span<std::byte const> const all, std::size_t off) noexcept
+            : all_(all.data()), size_(all.size()), off_(off) {}
+        profile_source_entry operator*() const noexcept { return {all_ + off_, record_end() - off_}; }
         iterator& operator++() noexcept {
             std::uint32_t next;
-            std::memcpy(&next, all_.data() + off_, 4);
-            off_ = next == 0 ? all_.size() : off_ + next;
+            std::memcpy(&next, all_ + off_, 4);
+            off_ = next == 0 ? size_ : off_ + next;
             return *this;
         }
         iterator operator++(int) noexcept {
@@ -149,25 +150,30 @@ public:
     private:
         std::size_t record_end() const noexcept {
             std::uint32_t next;
-            std::memcpy(&next, all_.data() + off_, 4);
-            return next == 0 ? all_.size() : off_ + next;
+            std::memcpy(&next, all_ + off_, 4);
+            return next == 0 ? size_ : off_ + next;
         }
-        std::span<std::byte const> all_{};
+        std::byte const* all_ = nullptr; // the chain (a pointer and a size, not a span: copying a span member
+        std::size_t size_ = 0;           // in non-template code costs g++ the ranges concepts, see detail/text.hpp)
         std::size_t off_ = 0;
     };
 
     constexpr profile_source_list_view() noexcept = default;
+    constexpr profile_source_list_view(profile_source_list_view const&) noexcept = default;
+    constexpr profile_source_list_view& operator=(profile_source_list_view const&) noexcept = default;
 
     /// Checks the chain; returns false (and leaves out empty) if it is malformed.
-    static constexpr rule parse(std::span<std::byte const> bytes, profile_source_list_view& out) noexcept {
+    static constexpr rule parse(std::span<std::byte const> const bytes, profile_source_list_view& out) noexcept {
         rule const r = check_profile_source_chain(bytes);
-        out = profile_source_list_view{};
-        if (r == rule::ok) out.bytes_ = bytes;
+        if (r == rule::ok)
+            out.bytes_ = bytes;
+        else
+            out.bytes_ = {};
         return r;
     }
 
     /// A chain the request layer has already checked.
-    static constexpr profile_source_list_view from_checked(detail::checked_chain c) noexcept {
+    static constexpr profile_source_list_view from_checked(detail::checked_chain const c) noexcept {
         profile_source_list_view v;
         v.bytes_ = c.bytes;
         return v;

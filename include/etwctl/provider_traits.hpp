@@ -58,7 +58,7 @@ struct provider_traits_info {
 
 /// Parses a blob that passed check_provider_traits (returns its rule otherwise, out untouched).
 /// The name view points into blob.
-inline rule parse_provider_traits(std::span<std::byte const> blob, provider_traits_info& out) noexcept {
+inline rule parse_provider_traits(std::span<std::byte const> const blob, provider_traits_info& out) noexcept {
     if (rule r = check_provider_traits(blob); r != rule::ok) return r;
     auto u8 = [&](std::size_t i) { return std::to_integer<std::uint32_t>(blob[i]); };
     provider_traits_info info;

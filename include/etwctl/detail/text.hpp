@@ -29,17 +29,18 @@ fixed_string(char const (&)[N]) -> fixed_string<N>;
 
 namespace detail {
 
-/// The std::string_view of a string literal in a constant table (rule texts, event and flag names):
-/// its length is the literal's size, which the compiler knows, instead of a search for the NUL during
-/// constant evaluation (std::char_traits::length is a character-by-character loop there: clang 14
+/// The std::string_view of a string literal in a constant table (rule texts, event and flag names).
+/// Its length is __builtin_strlen's (g++, clang and MSVC all evaluate it on a literal at once), not
+/// std::char_traits::length's: that is a character-by-character loop in constant evaluation (clang 14
 /// spends about 20,000 instructions per character on it, in every translation unit that reads the
-/// table). It is a std::string_view and adds nothing: read it as one. From an array, it views all
-/// the characters before the array's last NUL (a literal's characters); from a view, the view.
+/// table). One constructor for every literal, not a template over the literal's size: g++ 12 would
+/// instantiate one per distinct length, which cost the rule table alone 32M compiler instructions
+/// (docs/performance.md, "Include weight"). It is a std::string_view and adds nothing: read it as one.
+/// From a pointer, it views the characters up to the first NUL; from a view, the view.
 struct table_text : std::string_view {
     constexpr table_text() noexcept = default;
-    template <std::size_t N>
-    constexpr table_text(char const (&s)[N]) noexcept // NOLINT: implicit from a literal is the point
-        : std::string_view(s, s[N - 1] == '\0' ? N - 1 : N) {}
+    constexpr table_text(char const* s) noexcept // NOLINT: implicit from a literal is the point
+        : std::string_view(s, __builtin_strlen(s)) {}
     constexpr table_text(std::string_view s) noexcept : std::string_view(s) {} // NOLINT: any view converts
 };
 

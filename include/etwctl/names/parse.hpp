@@ -413,7 +413,7 @@ constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_
 
 /// "CSwitch+ReadyThread"; ids without a name as 0x%04X. Returns the full length; writes what fits
 /// (NUL-terminated if there is room), so a return >= out.size() means truncated.
-constexpr std::size_t format_stack_walk(std::span<hook_id const> ids, std::span<char> out) noexcept {
+constexpr std::size_t format_stack_walk(std::span<hook_id const> ids, std::span<char> const out) noexcept {
     detail::text_writer w{out};
     for (hook_id h : ids) {
         w.separator();
@@ -426,7 +426,7 @@ constexpr std::size_t format_stack_walk(std::span<hook_id const> ids, std::span<
 /// xperf names for the bits they cover exactly (each bit named once, first table row wins), then the
 /// rest of each mask as one PERF value 0x%08X (bits 29-31 of a mask as mask<i>:0x%08X). Same return
 /// convention as format_stack_walk. parse_kernel_flags(format_kernel_flags(m)) == m.
-constexpr std::size_t format_kernel_flags(group_mask const& m, std::span<char> out) noexcept {
+constexpr std::size_t format_kernel_flags(group_mask const& m, std::span<char> const out) noexcept {
     detail::text_writer w{out};
     group_mask rest = m;
     for (auto const& f : xperf_kernel_flag_table) {

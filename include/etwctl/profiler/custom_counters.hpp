@@ -232,7 +232,8 @@ template <kernel K>
     if (rule const r = check_counter_description(description); r != rule::ok) return r;
 
     profile_source_list_buffer<> local;
-    std::span<std::byte> const storage = options.source_list_storage.empty() ? local.span() : options.source_list_storage;
+    std::span<std::byte> const storage =
+        options.source_list_storage.empty() ? detail::deferred<K>(local).span() : options.source_list_storage;
     std::uint32_t id = 0;
     {
         std::uint32_t listed = 0;
@@ -285,7 +286,8 @@ template <kernel K>
                                                                      custom_counter_options const& options = {}) noexcept {
     if (rule const r = check_counter_description(prefix); r != rule::ok) return r;
     profile_source_list_buffer<> local;
-    std::span<std::byte> const storage = options.source_list_storage.empty() ? local.span() : options.source_list_storage;
+    std::span<std::byte> const storage =
+        options.source_list_storage.empty() ? detail::deferred<K>(local).span() : options.source_list_storage;
     auto const list = query<profile_source_list>(k, storage);
     if (!list) return list.error();
     // Collect first: removing changes the list the view reads.

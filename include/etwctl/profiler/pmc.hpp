@@ -272,7 +272,8 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
 
     // 2. the machine's profile sources
     profile_source_list_buffer<> local;
-    std::span<std::byte> const storage = options.source_list_storage.empty() ? local.span() : options.source_list_storage;
+    std::span<std::byte> const storage =
+        options.source_list_storage.empty() ? detail::deferred<K>(local).span() : options.source_list_storage;
     auto const list = query<profile_source_list>(k, storage);
     if (!list) return pmc_fail_kernel(r, pmc_step::query_profile_sources, list.error()), r;
 
@@ -411,9 +412,9 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
 /// never by an id written into the program. Errors: the query's, or rule::profile_source_absent.
 template <kernel K>
 [[nodiscard]] result<profile_source> find_profile_source(K& k, std::string_view name,
-                                                         std::span<std::byte> storage = {}) noexcept {
+                                                         std::span<std::byte> const storage = {}) noexcept {
     profile_source_list_buffer<> local;
-    auto const list = query<profile_source_list>(k, storage.empty() ? local.span() : storage);
+    auto const list = query<profile_source_list>(k, storage.empty() ? detail::deferred<K>(local).span() : storage);
     if (!list) return list.error();
     profile_source_entry e;
     if (detail::find_named(*list, name, e)) return static_cast<profile_source>(e.source_id());
