@@ -7,8 +7,9 @@
 #   etwctl   #include <H>
 #   std      the standard and GSL headers H needs: the `#include <...>` lines of every etwctl header in
 #            H's include closure (as the compiler resolves it), and nothing else
-# each compiled with -std=c++20 -O2, once with -fsyntax-only and once with -c; the figure is the best
-# (lowest) CPU time (user + sys) of <runs> compilations: the least disturbed by other users of the machine.
+# each compiled with -std=c++20 -O2, once with -fsyntax-only and once with -c; the two TUs are compiled
+# in turn, <runs> times each, and the figure of each is its best (lowest) CPU time (user + sys): the least
+# disturbed by other users of the machine, with both sides measured through the same spells.
 # Prints TSV: compiler \t header \t mode \t etwctl ms \t std ms \t std header list
 set -euo pipefail
 root=$1 work=$2 runs=$3
@@ -19,19 +20,26 @@ mkdir -p "$work"
 headers=${BENCH_HEADERS:-}
 [ -n "$headers" ] || headers=$(cd "$root/include" && find etwctl -name '*.hpp' ! -path 'etwctl/detail/*' ! -path 'etwctl/testing/*' | sort)
 
-# best_ms <compiler> <file> <mode flag>: lowest CPU time (ms) of `runs` compilations.
-best_ms() {
-    local cxx=$1 file=$2 mode=$3 best= u s t
+# cpu_ms <compiler> <file> <mode flag>: CPU time (ms) of one compilation.
+cpu_ms() {
+    local u s
+    read -r u s < <({ TIMEFORMAT='%3U %3S'; time nice -n 10 "$1" -std=c++20 -O2 -I"$root/include" $3 "$2" \
+        -o "$work/tu.o"; } 2>&1 >/dev/null)
+    awk -v u="$u" -v s="$s" 'BEGIN { printf "%d", (u + s) * 1000 }'
+}
+# best_pair_ms <compiler> <file A> <file B> <mode flag>: "A B", the lowest CPU time (ms) of each over `runs`
+# compilations taken in turn (A B A B ...), so that a slow spell of the shared machine meets both alike.
+best_pair_ms() {
+    local cxx=$1 a=$2 b=$3 mode=$4 best_a= best_b= t
     for _ in $(seq "$runs"); do
-        read -r u s < <({ TIMEFORMAT='%3U %3S'; time nice -n 10 "$cxx" -std=c++20 -O2 -I"$root/include" $mode "$file" \
-            -o "$work/tu.o"; } 2>&1 >/dev/null)
-        t=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%d", (u + s) * 1000 }')
-        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+        t=$(cpu_ms "$cxx" "$a" "$mode")
+        if [ -z "$best_a" ] || [ "$t" -lt "$best_a" ]; then best_a=$t; fi
+        t=$(cpu_ms "$cxx" "$b" "$mode")
+        if [ -z "$best_b" ] || [ "$t" -lt "$best_b" ]; then best_b=$t; fi
     done
-    echo "$best"
+    echo "$best_a $best_b"
 }
 
-declare -A std_ms
 for cxx in "$@"; do
     command -v "$cxx" >/dev/null || continue
     for h in $headers; do
@@ -47,10 +55,8 @@ for cxx in "$@"; do
         printf '%s\n' "$list" >"$work/$tag.std.cpp"
         names=$(printf '%s' "$list" | sed 's/#include //' | tr '\n' ' ')
         for mode in -fsyntax-only -c; do
-            a=$(best_ms "$cxx" "$work/$tag.cpp" "$mode")
-            key="$cxx|$mode|$names"
-            if [ -z "${std_ms[$key]:-}" ]; then std_ms[$key]=$(best_ms "$cxx" "$work/$tag.std.cpp" "$mode"); fi
-            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$cxx" "$h" "$mode" "$a" "${std_ms[$key]}" "$names"
+            read -r a b < <(best_pair_ms "$cxx" "$work/$tag.cpp" "$work/$tag.std.cpp" "$mode")
+            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$cxx" "$h" "$mode" "$a" "$b" "$names"
         done
     done
 done
