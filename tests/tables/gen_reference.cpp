@@ -78,7 +78,7 @@ void events() {
         "indicative (no formal group-to-flag table is known); – = not determined.\n\n");
     put("| Name | Hook id | Group (GUID name) | Type | Enabling flag | Notes |\n");
     put("|---|---|---|---|---|---|\n");
-    for (auto const& e : kernel_event_table) {
+    for (auto const& e : kernel_event_table<>) {
         put("| ");
         put(e.name);
         put(" | `");

@@ -125,7 +125,7 @@ TEST_CASE("format_stack_walk: canonical names, hex for unknown ids, snprintf-lik
 
 TEST_CASE("every kernel event name parses to its hook and formats back to the canonical name") {
     char buf[4096];
-    for (auto const& ev : kernel_event_table) {
+    for (auto const& ev : kernel_event_table<>) {
         CAPTURE(ev.name);
         hook_id id;
         std::size_t n = 0;

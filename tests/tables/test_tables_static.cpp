@@ -133,14 +133,14 @@ static_assert(kernel_event_name(hook_id{0x140A}).empty(), "ImageLoadGuid + 10 is
 
 // Every row's classic GUID + type goes through SECHOST's translation (names/groups.hpp) to its hook.
 constexpr bool classic_ids_round_trip() {
-    for (auto const& e : kernel_event_table) {
+    for (auto const& e : kernel_event_table<>) {
         auto const h = hook_id_of(e.classic_id());
         if (!h || *h != e.hook()) return false;
     }
     return true;
 }
 static_assert(classic_ids_round_trip());
-static_assert(kernel_event_table[0].classic_id().event_guid ==
+static_assert(kernel_event_table<>[0].classic_id().event_guid ==
               guid::from_string("3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c")); // ProcessGuid
 static_assert(find_kernel_event("CSwitch")->event_guid() == guid::from_string("3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c"));
 static_assert(find_kernel_event("ImageLoad")->event_guid() == guid::from_string("3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c"),

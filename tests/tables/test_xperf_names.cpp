@@ -53,7 +53,7 @@ TEST_CASE("every xperf-named event row is in xperf's list, exactly as xperf spel
     std::set<std::string> folded;
     for (auto const& n : names) folded.insert(lower(n));
     std::size_t xperf_rows = 0;
-    for (auto const& e : kernel_event_table) {
+    for (auto const& e : kernel_event_table<>) {
         CAPTURE(e.name);
         if (e.xperf_name) {
             ++xperf_rows;
@@ -127,7 +127,7 @@ TEST_CASE("events without an enabling flag are exactly those no kernel flag turn
                                             "ThreadPoolSetNtTimer", "ThreadPoolCancelNtTimer", "ThreadPoolTimerExpirationBegin",
                                             "ThreadPoolTimerExpirationEnd", "ThreadPoolTimerExpiration"};
     std::set<std::string> without;
-    for (auto const& e : kernel_event_table)
+    for (auto const& e : kernel_event_table<>)
         if (!e.enabling_flag()) without.insert(std::string(e.name));
     CHECK(without == expected);
 }

@@ -84,8 +84,13 @@ namespace detail {
 inline constexpr perf_flag ef_disk_io{event_trace_flag::disk_io}; // EVENT_TRACE_FLAG_DISK_IO alone (no PERF_ name)
 } // namespace detail
 
+/// The table: a variable template, read as `kernel_event_table<>`. Its rows are built only in a translation
+/// unit that reads them (the element type depends on D, so no compiler looks into the initialiser before);
+/// the lookups below and names/parse.hpp's stack-walk parser are templates over the same defaulted
+/// parameter and are called as plain functions (docs/performance.md, "Include weight").
 // clang-format off
-inline constexpr kernel_event kernel_event_table[] = {
+template <class D = void>
+inline constexpr detail::dependent_t<D, kernel_event> kernel_event_table[] = {
     // PROCESS group (0x03xx)
     {.name = "ProcessCreate", .group = detail::process_group, .type = 1, .enabled_by = perf::process},
     {.name = "ProcessDelete", .group = detail::process_group, .type = 2, .enabled_by = perf::process},
@@ -369,8 +374,6 @@ inline constexpr kernel_event kernel_event_table[] = {
 };
 // clang-format on
 
-inline constexpr std::size_t kernel_event_count = sizeof(kernel_event_table) / sizeof(kernel_event_table[0]);
-
 /// Stack-walk names xperf or WPR publish whose hook id no public source gives: the parsers refuse them
 /// by name (rule::parse_name_without_value) and say where they are published.
 inline constexpr known_name_without_value kernel_event_without_hook[] = {
@@ -387,16 +390,16 @@ inline constexpr known_name_without_value kernel_event_without_hook[] = {
 };
 
 namespace detail {
-template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
+template <class D = void>
 constexpr bool kernel_event_table_well_formed() noexcept {
-    for (std::size_t i = 0; i < kernel_event_count; ++i) {
-        auto const& e = kernel_event_table[i];
+    for (std::size_t i = 0; i < std::size(kernel_event_table<D>); ++i) {
+        auto const& e = kernel_event_table<D>[i];
         if (e.group >= kernel_group_count || e.name.empty()) return false;
         for (char c : e.name)
             if (c == '+' || c == ' ' || c == '\t') return false; // would not survive parsing
         bool canonical_before = false;
         for (std::size_t j = 0; j < i; ++j) {
-            auto const& p = kernel_event_table[j];
+            auto const& p = kernel_event_table<D>[j];
             if (iequals(p.name, e.name)) return false;                            // names unique
             if (p.hook() == e.hook() && !e.alias) return false;                   // one canonical row per hook
             if (p.hook() == e.hook() && !p.alias) canonical_before = true;
@@ -413,32 +416,37 @@ namespace detail {
 // Lookups by index: the value functions below stay constant expressions under g++'s
 // -fsanitize=undefined, which refuses a pointer into a static table compared with nullptr. (no_row:
 // names/flags.hpp.)
+template <class D = void>
 constexpr std::size_t kernel_event_row(std::string_view name) noexcept {
-    for (std::size_t i = 0; i < std::size(kernel_event_table); ++i)
-        if (iequals(kernel_event_table[i].name, name)) return i;
+    for (std::size_t i = 0; i < std::size(kernel_event_table<D>); ++i)
+        if (iequals(kernel_event_table<D>[i].name, name)) return i;
     return no_row;
 }
+template <class D = void>
 constexpr std::size_t kernel_event_row(hook_id h) noexcept {
-    for (std::size_t i = 0; i < std::size(kernel_event_table); ++i)
-        if (!kernel_event_table[i].alias && kernel_event_table[i].hook() == h) return i;
+    for (std::size_t i = 0; i < std::size(kernel_event_table<D>); ++i)
+        if (!kernel_event_table<D>[i].alias && kernel_event_table<D>[i].hook() == h) return i;
     return no_row;
 }
 } // namespace detail
 
 /// Name -> event (case-insensitive, aliases included), or nullptr.
+template <class D = void>
 constexpr kernel_event const* find_kernel_event(std::string_view name) noexcept {
-    auto const i = detail::kernel_event_row(name);
-    return i == detail::no_row ? nullptr : &kernel_event_table[i];
+    auto const i = detail::kernel_event_row<D>(name);
+    return i == detail::no_row ? nullptr : &kernel_event_table<D>[i];
 }
 /// Hook id -> its canonical event row (never an alias), or nullptr.
+template <class D = void>
 constexpr kernel_event const* find_kernel_event(hook_id h) noexcept {
-    auto const i = detail::kernel_event_row(h);
-    return i == detail::no_row ? nullptr : &kernel_event_table[i];
+    auto const i = detail::kernel_event_row<D>(h);
+    return i == detail::no_row ? nullptr : &kernel_event_table<D>[i];
 }
 /// The canonical name of a hook id, or "" if etwctl does not name it.
+template <class D = void>
 constexpr std::string_view kernel_event_name(hook_id h) noexcept {
-    auto const i = detail::kernel_event_row(h);
-    return i == detail::no_row ? std::string_view{} : std::string_view(kernel_event_table[i].name);
+    auto const i = detail::kernel_event_row<D>(h);
+    return i == detail::no_row ? std::string_view{} : std::string_view(kernel_event_table<D>[i].name);
 }
 /// A stack-walk name published without a hook id -> its row, or nullptr.
 constexpr known_name_without_value const* find_kernel_event_without_hook(std::string_view name) noexcept {
@@ -447,17 +455,17 @@ constexpr known_name_without_value const* find_kernel_event_without_hook(std::st
 /// The hook id for a name (case-insensitive), if known.
 template <class D = void>
 constexpr std::optional<detail::dependent_t<D, hook_id>> kernel_event_hook(std::string_view name) noexcept {
-    auto const i = detail::kernel_event_row(name);
+    auto const i = detail::kernel_event_row<D>(name);
     if (i == detail::no_row) return std::nullopt;
-    return kernel_event_table[i].hook();
+    return kernel_event_table<D>[i].hook();
 }
 /// The PERF_* flag that enables the event with this hook id, where known. A PMC event list is only
 /// useful if these flags are on in the session's group mask (group_mask::enables).
 template <class D = void>
 constexpr std::optional<detail::dependent_t<D, perf_flag>> enabling_flag(hook_id h) noexcept {
-    auto const i = detail::kernel_event_row(h);
+    auto const i = detail::kernel_event_row<D>(h);
     if (i == detail::no_row) return std::nullopt;
-    return kernel_event_table[i].template enabling_flag<D>();
+    return kernel_event_table<D>[i].template enabling_flag<D>();
 }
 
 /// An event a session never records: the PERF_* flag that enables it is off in the session's group mask.
@@ -474,9 +482,9 @@ template <class D = void>
 constexpr std::optional<detail::dependent_t<D, event_not_enabled>> first_event_not_enabled(group_mask const& mask,
                                                                                           std::span<hook_id const> events) noexcept {
     for (std::size_t i = 0; i < events.size(); ++i) {
-        auto const row = detail::kernel_event_row(events[i]);
+        auto const row = detail::kernel_event_row<D>(events[i]);
         if (row == detail::no_row) continue;
-        perf_flag const flag = kernel_event_table[row].enabled_by;
+        perf_flag const flag = kernel_event_table<D>[row].enabled_by;
         if (flag.bits() != 0 && !mask.enables(flag)) return event_not_enabled{i, events[i], flag};
     }
     return std::nullopt;

@@ -205,8 +205,9 @@ struct nearest_name {
     }
 };
 
+template <class D = void>
 constexpr std::string_view nearest_event_name(std::string_view token) noexcept {
-    return nearest_name{token}.in(kernel_event_table).result();
+    return nearest_name{token}.in(kernel_event_table<D>).result();
 }
 constexpr std::string_view nearest_flag_name(std::string_view token) noexcept {
     return nearest_name{token}.in(xperf_kernel_flag_table).in(perf_flag_table).result();
@@ -224,9 +225,10 @@ constexpr rule report(parse_error* err, rule why, std::size_t offset, std::size_
 // constant expression"), which made stack_walk<> and kernel_flags<> fail to compile in users' UBSan builds.
 
 /// One stack-walk name -> hook id.
+template <class D = void>
 constexpr bool resolve_event(std::string_view name, hook_id& out) noexcept {
-    if (auto const i = kernel_event_row(name); i != no_row) {
-        out = kernel_event_table[i].hook();
+    if (auto const i = kernel_event_row<D>(name); i != no_row) {
+        out = kernel_event_table<D>[i].hook();
         return true;
     }
     std::uint32_t v = 0;
@@ -342,6 +344,7 @@ struct text_writer {
 /// Parses "CSwitch+ReadyThread+0x0F2E" into hook ids. At most min(out.size(), 256) names. On success
 /// count is the number of ids; on failure count is the number parsed before the offending name and
 /// *err (if given) locates it.
+template <class D = void>
 constexpr rule parse_stack_walk(std::string_view text, std::span<hook_id> out, std::size_t& count,
                                 parse_error* err = nullptr) noexcept {
     count = 0;
@@ -358,10 +361,10 @@ constexpr rule parse_stack_walk(std::string_view text, std::span<hook_id> out, s
         std::string_view const name = text.substr(off, len);
         if (len == 0) return detail::report(err, rule::parse_empty_name, off, 0);
         hook_id h;
-        if (!detail::resolve_event(name, h)) {
+        if (!detail::resolve_event<D>(name, h)) {
             if (auto const* known = find_kernel_event_without_hook(name))
                 return detail::report(err, rule::parse_name_without_value, off, len, {}, known->seen_in);
-            return detail::report(err, rule::parse_unknown_name, off, len, detail::nearest_event_name(name));
+            return detail::report(err, rule::parse_unknown_name, off, len, detail::nearest_event_name<D>(name));
         }
         if (count == capacity) {
             for (std::size_t i = 0; i < count; ++i) // once per call: the list is full
@@ -413,11 +416,12 @@ constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_
 
 /// "CSwitch+ReadyThread"; ids without a name as 0x%04X. Returns the full length; writes what fits
 /// (NUL-terminated if there is room), so a return >= out.size() means truncated.
+template <class D = void>
 constexpr std::size_t format_stack_walk(std::span<hook_id const> ids, std::span<char> const out) noexcept {
     detail::text_writer w{out};
     for (hook_id h : ids) {
         w.separator();
-        if (auto const name = kernel_event_name(h); !name.empty()) w.put(name);
+        if (auto const name = kernel_event_name<D>(h); !name.empty()) w.put(name);
         else w.put_hex(h.value, 4);
     }
     return w.finish();

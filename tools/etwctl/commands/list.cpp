@@ -40,7 +40,7 @@ std::string perf_value_text(etwctl::group_mask const& m) {
 
 void list_events(table& t) {
     t.text = "etwctl name                         hook    group        flag                 xperf name                         note\n";
-    for (auto const& e : etwctl::kernel_event_table) {
+    for (auto const& e : etwctl::kernel_event_table<>) {
         std::string const group(etwctl::kernel_group_table[e.group].name);
         std::string const flag = e.enabling_flag() ? flags_text(etwctl::group_mask(*e.enabling_flag())) : std::string("-");
         std::string note = e.alias ? "alias of " + std::string(etwctl::kernel_event_name(e.hook())) : std::string();

@@ -53,9 +53,9 @@ TEST_CASE("list events: one line per table row, in table order, with hook id and
     auto const r = run_list("events", false);
     REQUIRE(r.rc == 0);
     auto const l = lines(r.out);
-    REQUIRE(l.size() == std::size(etwctl::kernel_event_table) + 1); // + the header
-    for (std::size_t i = 0; i < std::size(etwctl::kernel_event_table); ++i) {
-        auto const& e = etwctl::kernel_event_table[i];
+    REQUIRE(l.size() == std::size(etwctl::kernel_event_table<>) + 1); // + the header
+    for (std::size_t i = 0; i < std::size(etwctl::kernel_event_table<>); ++i) {
+        auto const& e = etwctl::kernel_event_table<>[i];
         CAPTURE(e.name);
         CHECK(first_word(l[i + 1]) == e.name);
         CHECK(l[i + 1].find(hex(e.hook().value, 4)) != std::string::npos);
@@ -66,7 +66,7 @@ TEST_CASE("list events: one line per table row, in table order, with hook id and
     }
     auto const j = run_list("events", true);
     std::size_t at = 0;
-    for (auto const& e : etwctl::kernel_event_table) {
+    for (auto const& e : etwctl::kernel_event_table<>) {
         std::string const row = "{\"name\":\"" + std::string(e.name) + "\",\"hook\":\"" + hex(e.hook().value, 4) + "\"";
         at = j.out.find(row, at);
         CHECK_MESSAGE(at != std::string::npos, row);
