@@ -58,7 +58,7 @@ BENCHMARK(parse_kernel_flags_hex)->Arg(10)->Arg(100)->Arg(1000)->Arg(1024)->Arg(
 void parse_kernel_flags_xperf_names(benchmark::State& state) {
     std::string text;
     std::size_t n = 0;
-    for (auto const& f : etwctl::xperf_kernel_flag_table) {
+    for (auto const& f : etwctl::xperf_kernel_flag_table<>) {
         if (n) text += '+';
         text += f.name;
         ++n;

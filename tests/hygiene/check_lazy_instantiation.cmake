@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # A translation unit that includes the umbrella and calls nothing must instantiate no error category, no
-# std::optional and no reader of the kernel-event table: those are built where a call that needs them is
-# compiled (error.hpp's categories, result<T>, names/'s lookups, kernel_event_table<> and its readers;
-# docs/performance.md, "Include weight"). Reads clang's -ftime-trace of a one-line TU and fails on any
+# std::optional and no reader of the name tables: those are built where a call that needs them is
+# compiled (error.hpp's categories, result<T>, names/'s lookups, the name tables kernel_event_table<>,
+# perf_flag_table<>, ... and their readers; docs/performance.md, "Include weight"). Reads clang's -ftime-trace of a one-line TU and fails on any
 # InstantiateClass / InstantiateFunction event that names one.
 #   cmake -DCXX=clang++ -DINCLUDE_DIR=... -DWORK_DIR=... [-DEXTRA_LINE=...] -P check_lazy_instantiation.cmake
 # EXTRA_LINE (the self-test) is appended to the TU: a use that does instantiate a category must be caught.
@@ -23,7 +23,8 @@ if(count LESS 100)
 endif()
 set(found "")
 foreach(e IN LISTS events)
-    if(e MATCHES "category_impl|etwctl::no_error|etwctl::make_error_code|_error_code<|std::optional<|kernel_event_row<|kernel_event_name<|find_kernel_event<|parse_stack_walk<|format_stack_walk<")
+    if(e MATCHES "category_impl|etwctl::no_error|etwctl::make_error_code|_error_code<|std::optional<|kernel_event_row<|kernel_event_name<|find_kernel_event<|parse_stack_walk<|format_stack_walk<"
+       OR e MATCHES "perf_flag_row<|perf_flag_name<|find_xperf_kernel_(flag|group)<|resolve_flag<|(parse|format)_kernel_flags<")
         string(REGEX REPLACE ".*\"detail\":\"([^\"]*)\"" "\\1" what "${e}")
         list(APPEND found "${what}")
     endif()
@@ -33,4 +34,4 @@ if(found)
     list(JOIN found "\n  " text)
     message(FATAL_ERROR "including etwctl/etwctl.hpp instantiated (a non-template use that should name a template parameter):\n  ${text}")
 endif()
-message(STATUS "etwctl/etwctl.hpp alone: ${count} instantiations, no error category, no std::optional, no reader of the event table")
+message(STATUS "etwctl/etwctl.hpp alone: ${count} instantiations, no error category, no std::optional, no reader of the name tables")

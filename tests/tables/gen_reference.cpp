@@ -123,7 +123,7 @@ void xperf_flags() {
         "digits and raw mask bits as `mask<i>:0x<hex>`; `format_kernel_flags` writes these names (first row "
         "first) and any other bits as PERF values. *inferred*: value matched to the name by name only.\n\n");
     put("| Name | Group mask | Notes |\n|---|---|---|\n");
-    for (auto const& f : xperf_kernel_flag_table) {
+    for (auto const& f : xperf_kernel_flag_table<>) {
         put("| ");
         put(f.name);
         put(" | ");
@@ -137,7 +137,7 @@ void xperf_flags() {
     put("\n## Kernel groups (xperf names)\n\nSource: `include/etwctl/names/flags.hpp`. A group is the union of "
         "its members; the etwctl tool accepts group names wherever it takes kernel flags. *inferred*: membership "
         "from an older xperf's `-providers KG` output only.\n\n| Group | Members | Notes |\n|---|---|---|\n");
-    for (auto const& g : xperf_kernel_group_table) {
+    for (auto const& g : xperf_kernel_group_table<>) {
         put("| ");
         put(g.name);
         put(" | ");
@@ -179,7 +179,7 @@ void wpr_keywords_section() {
 void perf_names() {
     put("## PERF_* flags\n\nA PERF value is a mask index (bits 29-31) and bits (0-28) of that mask.\n\n");
     put("| Name | Value | Mask | Bits |\n|---|---|---|---|\n");
-    for (auto const& f : perf_flag_table) {
+    for (auto const& f : perf_flag_table<>) {
         put("| ");
         put(f.name);
         put(" | `");

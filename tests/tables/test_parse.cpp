@@ -202,8 +202,8 @@ TEST_CASE("format_kernel_flags: xperf names first, leftovers as PERF values, rou
         REQUIRE(parse_kernel_flags(text, back, &e) == rule::ok);
         CHECK(back == m);
     };
-    for (auto const& f : xperf_kernel_flag_table) round_trip(f.mask);
-    for (auto const& f : perf_flag_table) round_trip(group_mask(f.flag));
+    for (auto const& f : xperf_kernel_flag_table<>) round_trip(f.mask);
+    for (auto const& f : perf_flag_table<>) round_trip(group_mask(f.flag));
     std::uint32_t x = 0x12345678U; // fixed-seed LCG: arbitrary masks, every bit pattern class
     for (int i = 0; i < 500; ++i) {
         group_mask m;
@@ -353,14 +353,14 @@ TEST_CASE("parse_kernel_flags: max_parse_names distinct flags parse, duplicates 
 TEST_CASE("parse_kernel_flags: xperf names spanning several masks are duplicates only of themselves") {
     // Every xperf row, each once: no duplicate; each row again at the end (another case): a duplicate.
     std::string all;
-    for (auto const& f : xperf_kernel_flag_table) {
+    for (auto const& f : xperf_kernel_flag_table<>) {
         if (!all.empty()) all += '+';
         all += f.name;
     }
     group_mask m;
     parse_error e;
     REQUIRE(parse_kernel_flags(all, m, &e) == rule::ok);
-    for (auto const& f : xperf_kernel_flag_table) {
+    for (auto const& f : xperf_kernel_flag_table<>) {
         CAPTURE(f.name);
         std::string lower(f.name);
         for (char& c : lower) c = detail::ascii_lower(c);

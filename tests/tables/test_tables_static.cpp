@@ -228,7 +228,7 @@ static_assert(detail::kernel_event_table_well_formed(),
 static_assert(detail::xperf_table_well_formed(),
               "etwctl: xperf_kernel_flag_table: names and masks must be unique and no row may follow a row it "
               "strictly contains");
-static_assert(detail::perf_table_well_formed(), "etwctl: perf_flag_table: names unique, no empty flag");
+static_assert(detail::perf_table_well_formed(), "etwctl: perf_flag_table<>: names unique, no empty flag");
 static_assert(detail::wpr_tables_well_formed(),
               "etwctl: WPR's keyword and Stack lists and the known-names-without-value tables: names unique and "
               "parseable, every Stack name in kernel_event_table, no name both with and without a value");

@@ -92,7 +92,7 @@ parsed parse_flags_arg(std::string_view text, etwctl::group_mask& out) {
         if (pe.why == etwctl::rule::parse_unknown_name) {
             // Groups are names too: suggest the nearest of flags and groups.
             std::vector<std::string_view> names;
-            for (auto const& g : etwctl::xperf_kernel_group_table) names.push_back(g.name);
+            for (auto const& g : etwctl::xperf_kernel_group_table<>) names.push_back(g.name);
             std::string const g = nearest_name(bad, names);
             if (!g.empty() && (pe.suggestion.empty() || edit_distance(bad, g) < edit_distance(bad, pe.suggestion)))
                 pe.suggestion = etwctl::find_xperf_kernel_group(g)->name;

@@ -236,8 +236,11 @@ struct perf_flag_info {
     perf_flag flag;
 };
 
+// A variable template, read as perf_flag_table<> (as xperf_kernel_flag_table<> and xperf_kernel_group_table<>
+// below): see kernel_event_table<> in names/events.hpp.
 // clang-format off
-inline constexpr perf_flag_info perf_flag_table[] = {
+template <class D = void>
+inline constexpr detail::dependent_t<D, perf_flag_info> perf_flag_table[] = {
     {"PERF_PROCESS", perf::process}, {"PERF_THREAD", perf::thread}, {"PERF_PROC_THREAD", perf::proc_thread},
     {"PERF_LOADER", perf::loader}, {"PERF_PERF_COUNTER", perf::perf_counter}, {"PERF_FILENAME", perf::filename},
     {"PERF_DISK_IO", perf::disk_io}, {"PERF_DISK_IO_INIT", perf::disk_io_init}, {"PERF_ALL_FAULTS", perf::all_faults},
@@ -314,7 +317,8 @@ struct xperf_kernel_flag {
 // equal to it. Flags xperf knows but whose value no public source gives are in
 // xperf_kernel_flag_without_value below (the tool names them as known but unusable).
 // clang-format off
-inline constexpr xperf_kernel_flag xperf_kernel_flag_table[] = {
+template <class D = void>
+inline constexpr detail::dependent_t<D, xperf_kernel_flag> xperf_kernel_flag_table[] = {
     {"PROC_THREAD", mask_of(perf::proc_thread)},
     {"LOADER", mask_of(perf::loader)},
     {"PROFILE", mask_of(perf::profile)},
@@ -418,7 +422,8 @@ struct xperf_kernel_group {
 };
 
 // clang-format off
-inline constexpr xperf_kernel_group xperf_kernel_group_table[] = {
+template <class D = void>
+inline constexpr detail::dependent_t<D, xperf_kernel_group> xperf_kernel_group_table[] = {
     {"Base", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+PROFILE+MEMINFO+MEMINFO_WS",
      mask_of(perf::proc_thread, perf::loader, perf::disk_io, perf::hard_faults, perf::profile, perf::meminfo, perf::meminfo_ws)},
     {"Diag", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+DPC+INTERRUPT+CSWITCH+PERF_COUNTER+COMPACT_CSWITCH",
@@ -447,20 +452,17 @@ inline constexpr xperf_kernel_group xperf_kernel_group_table[] = {
 };
 // clang-format on
 
-/// xperf's kernel group DiagEasy (kept for existing users; = the DiagEasy row above).
-inline constexpr group_mask xperf_diag_easy = xperf_kernel_group_table[2].mask;
-
 namespace detail {
 constexpr bool is_subset(group_mask const& a, group_mask const& b) noexcept { return (a - b).empty(); }
 
-template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
+template <class D = void>
 constexpr bool xperf_table_well_formed() noexcept {
-    constexpr std::size_t n = sizeof(xperf_kernel_flag_table) / sizeof(xperf_kernel_flag_table[0]);
+    constexpr std::size_t n = sizeof(xperf_kernel_flag_table<D>) / sizeof(xperf_kernel_flag_table<D>[0]);
     for (std::size_t i = 0; i < n; ++i) {
-        if (xperf_kernel_flag_table[i].mask.empty()) return false;
+        if (xperf_kernel_flag_table<D>[i].mask.empty()) return false;
         for (std::size_t j = i + 1; j < n; ++j) {
-            auto const& a = xperf_kernel_flag_table[i];
-            auto const& b = xperf_kernel_flag_table[j];
+            auto const& a = xperf_kernel_flag_table<D>[i];
+            auto const& b = xperf_kernel_flag_table<D>[j];
             if (iequals(a.name, b.name) || a.mask == b.mask) return false;
             if (is_subset(a.mask, b.mask)) return false; // b strictly contains a: b must come first
         }
@@ -475,11 +477,11 @@ constexpr bool names_unique(Row const (&rows)[N], NameOf name_of) noexcept {
             if (iequals(name_of(rows[i]), name_of(rows[j]))) return false;
     return true;
 }
-template <class = void> // a template: clang would otherwise evaluate the whole check in every TU (its test of a parameterless constexpr function)
+template <class D = void>
 constexpr bool perf_table_well_formed() noexcept {
-    for (auto const& f : perf_flag_table)
+    for (auto const& f : perf_flag_table<D>)
         if (f.flag.bits() == 0) return false;
-    return names_unique(perf_flag_table, [](perf_flag_info const& f) { return f.name; });
+    return names_unique(perf_flag_table<D>, [](perf_flag_info const& f) { return f.name; });
 }
 } // namespace detail
 
@@ -487,14 +489,16 @@ constexpr bool perf_table_well_formed() noexcept {
 // check would be paid by every translation unit that includes this header.
 
 /// xperf kernel-flag name -> row (case-insensitive), or nullptr.
+template <class D = void>
 constexpr xperf_kernel_flag const* find_xperf_kernel_flag(std::string_view name) noexcept {
-    for (auto const& f : xperf_kernel_flag_table)
+    for (auto const& f : xperf_kernel_flag_table<D>)
         if (detail::iequals(f.name, name)) return &f;
     return nullptr;
 }
 /// xperf kernel-group name -> row (case-insensitive: xperf accepts any case), or nullptr.
+template <class D = void>
 constexpr xperf_kernel_group const* find_xperf_kernel_group(std::string_view name) noexcept {
-    for (auto const& g : xperf_kernel_group_table)
+    for (auto const& g : xperf_kernel_group_table<D>)
         if (detail::iequals(g.name, name)) return &g;
     return nullptr;
 }
@@ -517,22 +521,24 @@ namespace detail {
 /// The row lookups of names/ (this one, events.hpp's) answer an index, or no_row.
 inline constexpr std::size_t no_row = ~std::size_t{0};
 /// PERF_* name -> its row of perf_flag_table, or no_row (what the parsers use).
+template <class D = void>
 constexpr std::size_t perf_flag_row(std::string_view name) noexcept {
-    for (std::size_t i = 0; i < std::size(perf_flag_table); ++i)
-        if (iequals(perf_flag_table[i].name, name)) return i;
+    for (std::size_t i = 0; i < std::size(perf_flag_table<D>); ++i)
+        if (iequals(perf_flag_table<D>[i].name, name)) return i;
     return no_row;
 }
 } // namespace detail
 /// PERF_* name -> flag (case-insensitive).
 template <class D = void>
 constexpr std::optional<detail::dependent_t<D, perf_flag>> perf_flag_by_name(std::string_view name) noexcept {
-    auto const i = detail::perf_flag_row(name);
+    auto const i = detail::perf_flag_row<D>(name);
     if (i == detail::no_row) return std::nullopt;
-    return perf_flag_table[i].flag;
+    return perf_flag_table<D>[i].flag;
 }
 /// Flag -> its first PERF_* name, "" if none has exactly this value.
+template <class D = void>
 constexpr std::string_view perf_flag_name(perf_flag f) noexcept {
-    for (auto const& row : perf_flag_table)
+    for (auto const& row : perf_flag_table<D>)
         if (row.flag == f) return row.name;
     return {};
 }

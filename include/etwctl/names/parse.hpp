@@ -209,8 +209,9 @@ template <class D = void>
 constexpr std::string_view nearest_event_name(std::string_view token) noexcept {
     return nearest_name{token}.in(kernel_event_table<D>).result();
 }
+template <class D = void>
 constexpr std::string_view nearest_flag_name(std::string_view token) noexcept {
-    return nearest_name{token}.in(xperf_kernel_flag_table).in(perf_flag_table).result();
+    return nearest_name{token}.in(xperf_kernel_flag_table<D>).in(perf_flag_table<D>).result();
 }
 
 constexpr rule report(parse_error* err, rule why, std::size_t offset, std::size_t length,
@@ -259,15 +260,16 @@ constexpr bool resolve_raw_mask(std::string_view name, group_mask& out) noexcept
 }
 
 /// One kernel-flag name -> the bits it sets (and, for an xperf flag name, its table row in *row).
+template <class D = void>
 constexpr bool resolve_flag(std::string_view name, group_mask& out, std::size_t* row = nullptr) noexcept {
-    for (std::size_t i = 0; i < std::size(xperf_kernel_flag_table); ++i)
-        if (iequals(xperf_kernel_flag_table[i].name, name)) {
-            out = xperf_kernel_flag_table[i].mask;
+    for (std::size_t i = 0; i < std::size(xperf_kernel_flag_table<D>); ++i)
+        if (iequals(xperf_kernel_flag_table<D>[i].name, name)) {
+            out = xperf_kernel_flag_table<D>[i].mask;
             if (row) *row = i;
             return true;
         }
-    if (auto const i = perf_flag_row(name); i != no_row) {
-        out = group_mask(perf_flag_table[i].flag);
+    if (auto const i = perf_flag_row<D>(name); i != no_row) {
+        out = group_mask(perf_flag_table<D>[i].flag);
         return true;
     }
     return resolve_raw_mask(name, out);
@@ -280,7 +282,9 @@ struct mask_names {
     std::string_view (*nearest)(std::string_view) noexcept;
     known_name_without_value const* (*without_value)(std::string_view) noexcept;
 };
-inline constexpr mask_names xperf_flag_names{resolve_flag, nearest_flag_name, find_xperf_flag_without_value};
+/// xperf's names (a variable template like the tables it reads: names/flags.hpp).
+template <class D = void>
+inline constexpr mask_names xperf_flag_names{resolve_flag<D>, nearest_flag_name<D>, find_xperf_flag_without_value};
 
 constexpr rule check_list_limits(std::string_view text, std::size_t& names, parse_error* err) noexcept {
     names = 0;
@@ -410,8 +414,9 @@ constexpr rule parse_mask_list(std::string_view text, group_mask& out, parse_err
 
 /// Parses "PROC_THREAD+LOADER+PROFILE" into a group mask (a set union over the 8 masks). out is
 /// written only on success.
+template <class D = void>
 constexpr rule parse_kernel_flags(std::string_view text, group_mask& out, parse_error* err = nullptr) noexcept {
-    return detail::parse_mask_list(text, out, err, detail::xperf_flag_names);
+    return detail::parse_mask_list(text, out, err, detail::xperf_flag_names<D>);
 }
 
 /// "CSwitch+ReadyThread"; ids without a name as 0x%04X. Returns the full length; writes what fits
@@ -430,10 +435,11 @@ constexpr std::size_t format_stack_walk(std::span<hook_id const> ids, std::span<
 /// xperf names for the bits they cover exactly (each bit named once, first table row wins), then the
 /// rest of each mask as one PERF value 0x%08X (bits 29-31 of a mask as mask<i>:0x%08X). Same return
 /// convention as format_stack_walk. parse_kernel_flags(format_kernel_flags(m)) == m.
+template <class D = void>
 constexpr std::size_t format_kernel_flags(group_mask const& m, std::span<char> const out) noexcept {
     detail::text_writer w{out};
     group_mask rest = m;
-    for (auto const& f : xperf_kernel_flag_table) {
+    for (auto const& f : xperf_kernel_flag_table<D>) {
         if (detail::is_subset(f.mask, rest)) {
             w.separator();
             w.put(f.name);
@@ -673,8 +679,9 @@ struct stack_walk_impl {
 
 // The compiler messages of one group-mask list (kernel_flags, wpr_keywords): member templates named
 // by mask_list_diagnosis for each rule.
+template <class D = void>
 struct kernel_flag_messages {
-    static constexpr mask_names const* scheme = &xperf_flag_names;
+    static constexpr mask_names const* scheme = &xperf_flag_names<D>;
     template <class Name, class Suggestion>
     using unknown = diagnostic::unknown_kernel_flag_name<Name, Suggestion>;
     template <class Name>
@@ -730,7 +737,7 @@ inline constexpr auto stack_walk = detail::stack_walk_impl<S>::value;
 
 /// The group mask of an xperf-style kernel-flag list, computed by the compiler.
 template <fixed_string S>
-inline constexpr group_mask kernel_flags = detail::mask_list_impl<detail::kernel_flag_messages, S>::value;
+inline constexpr group_mask kernel_flags = detail::mask_list_impl<detail::kernel_flag_messages<>, S>::value;
 
 /// The text with a caret line under the offending name, the rule and the suggestion, for a config
 /// file's or a command line's error message:

@@ -52,9 +52,9 @@ ETWCTL_BEGIN_NAMESPACE
 // ---- the group-mask check of a stack-walk list (what setup_pmc does for PMC events) ------------------
 
 namespace detail {
-template <class = void>
+template <class D = void>
 ETWCTL_COLD std::error_code stack_walk_group_off(event_not_enabled const& off) noexcept {
-    std::string_view const flag = perf_flag_name(off.flag);
+    std::string_view const flag = perf_flag_name<D>(off.flag);
     return fail(rule::stack_walk_group_not_enabled,
                 "stack-walk event {hex} is never recorded: the session's group mask does not enable {name}, the flag "
                 "it needs (set it with set<system_trace_enable_flags>, xperf: -on ...+its group)",

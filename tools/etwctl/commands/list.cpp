@@ -57,7 +57,7 @@ void list_events(table& t) {
 
 void list_flags(table& t) {
     t.text = "etwctl name             value         xperf name          note\n";
-    for (auto const& f : etwctl::xperf_kernel_flag_table) {
+    for (auto const& f : etwctl::xperf_kernel_flag_table<>) {
         json_object o;
         o.str("name", f.name).str("value", perf_value_text(f.mask)).str("xperf_name", f.name).boolean("inferred", f.inferred);
         t.row(o, {{std::string(f.name), 24}, {perf_value_text(f.mask), 14}, {std::string(f.name), 20},
@@ -68,7 +68,7 @@ void list_flags(table& t) {
         o.str("name", f.name).raw("value", "null").str("xperf_name", f.name).str("note", f.seen_in);
         t.row(o, {{"-", 24}, {"-", 14}, {std::string(f.name), 20}, {"no public value; seen in " + std::string(f.seen_in), 0}});
     }
-    for (auto const& f : etwctl::perf_flag_table) {
+    for (auto const& f : etwctl::perf_flag_table<>) {
         json_object o;
         o.str("name", f.name).str("value", hex(f.flag.value, 8)).raw("xperf_name", "null");
         t.row(o, {{std::string(f.name), 24}, {hex(f.flag.value, 8), 14}, {"-", 20}, {"etwctl name (phnt ntwmi.h)", 0}});
@@ -77,7 +77,7 @@ void list_flags(table& t) {
 
 void list_groups(table& t) {
     t.text = "xperf group    value                                     note        members\n";
-    for (auto const& g : etwctl::xperf_kernel_group_table) {
+    for (auto const& g : etwctl::xperf_kernel_group_table<>) {
         json_object o;
         o.str("name", g.name).str("value", perf_value_text(g.mask)).str("members", g.members).boolean("inferred", g.inferred);
         t.row(o, {{std::string(g.name), 15}, {perf_value_text(g.mask), 42}, {g.inferred ? "inferred" : "confirmed", 12},

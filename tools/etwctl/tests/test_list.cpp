@@ -77,13 +77,13 @@ TEST_CASE("list flags: xperf flags, the flags without a value, then every PERF_*
     auto const r = run_list("flags", false);
     REQUIRE(r.rc == 0);
     auto const l = lines(r.out);
-    std::size_t const n = std::size(etwctl::xperf_kernel_flag_table) + std::size(etwctl::xperf_kernel_flag_without_value) +
-                          std::size(etwctl::perf_flag_table);
+    std::size_t const n = std::size(etwctl::xperf_kernel_flag_table<>) + std::size(etwctl::xperf_kernel_flag_without_value) +
+                          std::size(etwctl::perf_flag_table<>);
     REQUIRE(l.size() == n + 1);
     std::size_t row = 1;
-    for (auto const& f : etwctl::xperf_kernel_flag_table) CHECK(first_word(l[row++]) == f.name);
+    for (auto const& f : etwctl::xperf_kernel_flag_table<>) CHECK(first_word(l[row++]) == f.name);
     for (auto const& f : etwctl::xperf_kernel_flag_without_value) CHECK(l[row++].find(std::string(f.name)) != std::string::npos);
-    for (auto const& f : etwctl::perf_flag_table) {
+    for (auto const& f : etwctl::perf_flag_table<>) {
         CHECK(first_word(l[row]) == f.name);
         CHECK(l[row++].find(hex(f.flag.value, 8)) != std::string::npos);
     }
@@ -91,9 +91,9 @@ TEST_CASE("list flags: xperf flags, the flags without a value, then every PERF_*
 
 TEST_CASE("list groups, sources and classes: one row per table row") {
     auto const g = lines(run_list("groups", false).out);
-    REQUIRE(g.size() == std::size(etwctl::xperf_kernel_group_table) + 1);
-    for (std::size_t i = 0; i < std::size(etwctl::xperf_kernel_group_table); ++i) {
-        auto const& row = etwctl::xperf_kernel_group_table[i];
+    REQUIRE(g.size() == std::size(etwctl::xperf_kernel_group_table<>) + 1);
+    for (std::size_t i = 0; i < std::size(etwctl::xperf_kernel_group_table<>); ++i) {
+        auto const& row = etwctl::xperf_kernel_group_table<>[i];
         CHECK(first_word(g[i + 1]) == row.name);
         CHECK(g[i + 1].find(std::string(row.members)) != std::string::npos);
         CHECK(g[i + 1].find(row.inferred ? "inferred" : "confirmed") != std::string::npos);
