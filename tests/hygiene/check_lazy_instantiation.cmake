@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # A translation unit that includes the umbrella and calls nothing must instantiate no error category, no
-# std::optional and no reader of the name tables: those are built where a call that needs them is
-# compiled (error.hpp's categories, result<T>, names/'s lookups, the name tables kernel_event_table<>,
-# perf_flag_table<>, ... and their readers; docs/performance.md, "Include weight"). Reads clang's -ftime-trace of a one-line TU and fails on any
-# InstantiateClass / InstantiateFunction event that names one.
+# std::optional and no reader of the name tables: those are built where a call that needs them is compiled
+# (error.hpp's categories, result<T>, names/'s lookups, the name tables kernel_event_table<>,
+# perf_flag_table<>, ... and their readers; docs/performance.md, "Include weight"). Reads clang's
+# -ftime-trace of a one-line TU and fails on any InstantiateClass / InstantiateFunction event that names one.
 #   cmake -DCXX=clang++ -DINCLUDE_DIR=... -DWORK_DIR=... [-DEXTRA_LINE=...] -P check_lazy_instantiation.cmake
 # EXTRA_LINE (the self-test) is appended to the TU: a use that does instantiate a category must be caught.
 file(MAKE_DIRECTORY "${WORK_DIR}")
