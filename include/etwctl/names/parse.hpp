@@ -42,6 +42,8 @@
 //   clang: unknown_kernel_event_name<name<'C', 'S', 'w', 't', 'c', 'h'>, did_you_mean<'C', 'S', 'w', ...>>
 // (clang prints a class-type template argument as a list of numbers, a character pack as characters).
 // No heap: results go to caller-provided spans; formatting writes into a caller's char span.
+// The parsers and formatters are function templates over a defaulted parameter, called as plain functions:
+// the name tables they read are variable templates, built only in a TU that calls them (names/events.hpp).
 #pragma once
 
 #include <cstddef>
