@@ -39,7 +39,7 @@ compilers=${BENCH_COMPILERS:-"g++ clang++"}
 jobs=${BENCH_JOBS:-2}
 reps=${BENCH_REPETITIONS:-5}
 iterations=${BENCH_ITERATIONS:-1000}
-compile_runs=${BENCH_COMPILE_RUNS:-3}
+compile_runs=${BENCH_COMPILE_RUNS:-5}
 prefix=${BENCH_BUILD_PREFIX:-build/bench-}
 run() { nice -n 10 "$@"; }
 
