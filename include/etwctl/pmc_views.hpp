@@ -134,6 +134,7 @@ private:
 class pmc_session_view {
 public:
     constexpr pmc_session_view() noexcept = default;
+    // Copy members declared, so no implicit move is (see profile_source_list_view).
     constexpr pmc_session_view(pmc_session_view const&) noexcept = default;
     constexpr pmc_session_view& operator=(pmc_session_view const&) noexcept = default;
     /// rule::ok if every record lies inside bytes, holds its sources and USHORT hook ids, and the

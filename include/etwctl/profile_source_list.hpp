@@ -154,11 +154,13 @@ public:
             return next == 0 ? size_ : off_ + next;
         }
         std::byte const* all_ = nullptr; // the chain (a pointer and a size, not a span: copying a span member
-        std::size_t size_ = 0;           // in non-template code costs g++ the ranges concepts, see detail/text.hpp)
+        std::size_t size_ = 0;           // costs g++ the ranges concepts, tests/hygiene/check_ranges_constraints.cmake)
         std::size_t off_ = 0;
     };
 
     constexpr profile_source_list_view() noexcept = default;
+    // Copy members declared, so no implicit move is: its member-wise span move would make g++ weigh span's
+    // range constructor in every TU (tests/hygiene/check_ranges_constraints.cmake).
     constexpr profile_source_list_view(profile_source_list_view const&) noexcept = default;
     constexpr profile_source_list_view& operator=(profile_source_list_view const&) noexcept = default;
 
