@@ -63,7 +63,7 @@ TEST_CASE("the GUID -> hook-slot table: no empty-slot test is needed, any GUID l
     // selects an empty slot can never equal what it holds, so "known" is the compare alone.
     std::size_t groups = 0;
     for (std::uint32_t h = 0; h < 64; ++h) {
-        auto const& slot = hook_slots.s[h];
+        auto const& slot = hook_slots<>.s[h];
         CAPTURE(h);
         bool const own = detail::group_hash(static_cast<std::uint32_t>(slot.guid.lo), detail::group_hash_multiplier) == h;
         CHECK(own == (slot.group != detail::group_hash_empty));

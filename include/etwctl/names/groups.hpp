@@ -174,10 +174,17 @@ struct hook_slot {
 };
 static_assert(sizeof(hook_slot) == 24);
 
-constexpr auto make_hook_slots() noexcept {
-    struct slots_t {
-        hook_slot s[1U << group_hash_bits];
-    } out{};
+struct hook_slot_table {
+    hook_slot s[1U << group_hash_bits];
+};
+
+/// The slots, built where a lookup is compiled (a variable template whose type depends on D, read by
+/// templates that pass their own parameter on: see detail::dependent_t): building them costs a
+/// translation unit about 26M instructions of clang's constant evaluation, which a TU that encodes no
+/// event does not pay.
+template <class D>
+constexpr dependent_t<D, hook_slot_table> make_hook_slots() noexcept {
+    dependent_t<D, hook_slot_table> out{};
     for (std::uint32_t h = 0; h < (1U << group_hash_bits); ++h) {
         // Empty: a group GUID whose own slot is not h, so nothing hashing to h can match it.
         for (auto const& g : kernel_group_table)
@@ -192,20 +199,24 @@ constexpr auto make_hook_slots() noexcept {
     }
     return out;
 }
-inline constexpr auto hook_slots = make_hook_slots();
+template <class D = void>
+inline constexpr dependent_t<D, hook_slot_table> hook_slots = make_hook_slots<D>();
 
 /// For the encoding loop: the slot a GUID selects. The GUID is a kernel group GUID exactly when
 /// `slot.holds(w)`; then `slot.hook_high` is its hook id's high bits (group << 8). One multiply, one
 /// shift, one address computation: no branch, no empty-slot test.
 ///     auto const& slot = hook_slot_of(w);  out[n] = slot.hook_high | type;  n += slot.holds(w);
+/// (Any D reads the one table, hook_slots<void>: an encoder of any event type passes its own.)
+template <class D = void>
 constexpr hook_slot const& hook_slot_of(guid_words w) noexcept {
-    return hook_slots.s[group_hash(static_cast<std::uint32_t>(w.lo), group_hash_multiplier)];
+    return hook_slots<dependent_t<D, void>>.s[group_hash(static_cast<std::uint32_t>(w.lo), group_hash_multiplier)];
 }
 
 /// The group of a classic GUID, or group_hash_empty.
+template <class D = void>
 constexpr std::uint8_t group_or_empty(guid const& g) noexcept {
     guid_words const w = std::is_constant_evaluated() ? words_of_value(g) : words_of(g);
-    auto const& slot = hook_slot_of(w);
+    auto const& slot = hook_slot_of<D>(w);
     return slot.holds(w) ? static_cast<std::uint8_t>(slot.group) : group_hash_empty;
 }
 } // namespace detail
@@ -215,7 +226,7 @@ constexpr std::uint8_t group_or_empty(guid const& g) noexcept {
 /// as plain functions: see detail::dependent_t.)
 template <class D = void>
 constexpr std::optional<detail::dependent_t<D, std::uint8_t>> group_of(guid const& g) noexcept {
-    auto const group = detail::group_or_empty(g);
+    auto const group = detail::group_or_empty<D>(g);
     if (group == detail::group_hash_empty) return std::nullopt;
     return group;
 }
@@ -228,7 +239,7 @@ constexpr kernel_group const* kernel_group_by_id(std::uint8_t group) noexcept {
 /// SECHOST's translation: CLASSIC_EVENT_ID -> hook id, or nullopt when the GUID is unknown (skipped).
 template <classic_event_id_like E>
 constexpr std::optional<detail::dependent_t<E, hook_id>> hook_id_of(E const& e) noexcept {
-    auto const g = detail::group_or_empty(event_guid_of(e));
+    auto const g = detail::group_or_empty<E>(event_guid_of(e));
     if (g == detail::group_hash_empty) return std::nullopt;
     return hook_id(g, event_type_of(e));
 }

@@ -68,7 +68,7 @@ std::size_t encode_hook_ids(E const* events, std::size_t count, std::uint32_t* o
         if constexpr (requires { e.EventGuid; }) w = words_of(e.EventGuid);          // the SDK's layout
         else if constexpr (requires { e.event_guid; }) w = words_of(e.event_guid);   // etwctl::classic_event_id
         else w = words_of(event_guid_of(e));                                          // raw caller memory
-        hook_slot const& slot = hook_slot_of(w);
+        hook_slot const& slot = hook_slot_of<E>(w);
         out[n] = slot.hook_high | event_type_of(e);
         n += slot.holds(w);
     }
@@ -144,7 +144,7 @@ ETWCTL_INLINE_ALWAYS outcome send_hook_list(K& k, std::uint32_t kernel_class, st
 template <class E>
 std::size_t first_unknown_group(E const* events, std::size_t count) noexcept {
     for (std::size_t i = 0; i < count; ++i)
-        if (group_or_empty(event_guid_of(events[i])) == group_hash_empty) return i;
+        if (group_or_empty<E>(event_guid_of(events[i])) == group_hash_empty) return i;
     return count;
 }
 

@@ -259,7 +259,7 @@ struct setter<sampled_profile_interval> {
     /// 4 KiB on the stack).
     template <kernel K>
     static std::error_code apply(K& k, profile_source source, counter_interval interval) noexcept {
-        alignas(8) std::byte storage[4096];
+        alignas(8) detail::dependent_t<K, std::byte> storage[4096]; // dependent: the span below is built where apply is
         std::size_t returned = 0;
         auto const o = query_profile_sources(k, storage, sizeof storage, returned);
         if (!o.ok()) return o.code();
