@@ -332,11 +332,13 @@ ETWCTL_COLD inline std::error_code failed(std::error_code ec) noexcept {
 /// error category, so code that only ever succeeds, or only reads has_value(), instantiates none.
 template <class T>
 class [[nodiscard]] result {
-    static_assert(std::is_nothrow_default_constructible_v<T>, "etwctl::result<T> needs a default-constructible T");
-
 public:
     constexpr result(T v) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(v)) {}
     result(std::error_code ec) noexcept {
+        // Checked here, where an error result default-constructs its value (not in the class: naming
+        // result<T> then costs no trait instantiation, docs/performance.md, "Include weight").
+        static_assert(std::is_nothrow_default_constructible_v<T>,
+                      "etwctl::result<T>: T must be nothrow default-constructible (an error result holds a default T)");
         if (!ec) ec = make_error_code<T>(rule::kernel_reply_malformed); // an error result always holds an error
         code_ = ec.value();
         category_ = &ec.category();

@@ -116,7 +116,7 @@ private:
 
 /// The interval of a source, refusing a hardware source that reads back as 0 (absent, GC-qint).
 template <kernel K>
-result<profile_interval> capture_interval(K& k, profile_source source) noexcept {
+kernel_result<K, profile_interval> capture_interval(K& k, profile_source source) noexcept {
     auto r = query<sampled_profile_interval>(k, source);
     if (!r) return r.error();
     if (r->count() == 0 && source != profile_source::time) return rule::profile_source_absent;

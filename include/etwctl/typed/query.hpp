@@ -44,13 +44,19 @@ namespace detail {
 template <class>
 inline constexpr bool query_dependent_false = false;
 
+/// result<T> as a type that depends on the kernel type: a querier names its result class without having
+/// it instantiated in every translation unit that includes this header (clang completes a
+/// non-dependent return type where the template is defined; docs/performance.md, "Include weight").
+template <class K, class T>
+using kernel_result = result<dependent_t<K, T>>;
+
 template <class C>
 struct querier;
 
 template <>
 struct querier<system_trace_enable_flags> {
     template <kernel K>
-    static result<group_mask> apply(K& k, session_handle session) noexcept {
+    static kernel_result<K, group_mask> apply(K& k, session_handle session) noexcept {
         group_mask m;
         auto const o = query_group_masks(k, session.value, m.masks);
         if (!o.ok()) return o.code();
@@ -61,14 +67,14 @@ struct querier<system_trace_enable_flags> {
 template <>
 struct querier<sampled_profile_interval> {
     template <kernel K>
-    static result<profile_interval> apply(K& k, profile_source source) noexcept {
+    static kernel_result<K, profile_interval> apply(K& k, profile_source source) noexcept {
         std::uint32_t interval = 0;
         auto const o = query_interval(k, static_cast<std::uint32_t>(source), interval);
         if (!o.ok()) return o.code();
         return profile_interval{interval};
     }
     template <kernel K>
-    static result<profile_interval> apply(K& k) noexcept {
+    static kernel_result<K, profile_interval> apply(K& k) noexcept {
         return apply(k, profile_source::time);
     }
 };
@@ -78,8 +84,8 @@ struct querier<profile_source_list> {
     /// storage receives the records; size it from a failed call's rule::source_list_buffer_too_small
     /// with required_size, or use profile_source_list_buffer<> (4 KiB, enough for typical machines).
     template <kernel K>
-    static result<profile_source_list_view> apply(K& k, std::span<std::byte> storage,
-                                                  std::uint32_t* required_size = nullptr) noexcept {
+    static kernel_result<K, profile_source_list_view> apply(K& k, std::span<std::byte> storage,
+                                                            std::uint32_t* required_size = nullptr) noexcept {
         std::size_t returned = 0;
         auto const o = query_profile_sources(k, storage.empty() ? nullptr : storage.data(), storage.size(), returned);
         if (required_size) *required_size = static_cast<std::uint32_t>(returned);
@@ -96,7 +102,7 @@ struct querier<profile_source_list> {
 template <>
 struct querier<version> {
     template <kernel K>
-    static result<std::uint32_t> apply(K&) noexcept {
+    static kernel_result<K, std::uint32_t> apply(K&) noexcept {
         return etw_trace_processing_version; // SECHOST answers without the kernel
     }
 };
@@ -104,8 +110,8 @@ struct querier<version> {
 template <>
 struct querier<disallow_list_query> {
     template <kernel K>
-    static result<std::span<guid>> apply(K& k, session_handle session, std::span<guid> storage,
-                                         std::uint32_t* required_size = nullptr) noexcept {
+    static kernel_result<K, std::span<guid>> apply(K& k, session_handle session, std::span<guid> storage,
+                                                   std::uint32_t* required_size = nullptr) noexcept {
         std::size_t returned = 0;
         auto const o = query_disallow_list(k, session.value, storage.empty() ? nullptr : storage.data(),
                                            storage.size_bytes(), returned);
@@ -119,7 +125,7 @@ struct querier<disallow_list_query> {
 
 /// A ULONG answer of the row's NtTraceControl query.
 template <class C, kernel K>
-result<std::uint32_t> query_ulong(K& k, void const* in, std::uint32_t in_length) noexcept {
+kernel_result<K, std::uint32_t> query_ulong(K& k, void const* in, std::uint32_t in_length) noexcept {
     std::uint32_t value = 0;
     std::size_t returned = 0;
     if (auto const ec = query_error<C>(query_control(k, C::row.query.kernel_code, in, in_length, &value, sizeof value, returned)))
@@ -132,7 +138,7 @@ template <>
 struct querier<periodic_capture_state> {
     /// No kernel call: the limits the kernel enforces (classes/info_classes.hpp's row, docs/choices.md).
     template <kernel K>
-    static result<periodic_capture_limits> apply(K&) noexcept {
+    static kernel_result<K, periodic_capture_limits> apply(K&) noexcept {
         return periodic_capture_limits{};
     }
 };
@@ -140,7 +146,7 @@ struct querier<periodic_capture_state> {
 template <>
 struct querier<max_loggers> {
     template <kernel K>
-    static result<std::uint32_t> apply(K& k) noexcept {
+    static kernel_result<K, std::uint32_t> apply(K& k) noexcept {
         return query_ulong<max_loggers>(k, nullptr, 0);
     }
 };
@@ -148,7 +154,7 @@ struct querier<max_loggers> {
 template <>
 struct querier<max_pmc_counters> {
     template <kernel K>
-    static result<std::uint32_t> apply(K& k) noexcept {
+    static kernel_result<K, std::uint32_t> apply(K& k) noexcept {
         return query_ulong<max_pmc_counters>(k, nullptr, 0);
     }
 };
@@ -156,7 +162,7 @@ struct querier<max_pmc_counters> {
 template <>
 struct querier<stream_count> {
     template <kernel K>
-    static result<std::uint32_t> apply(K& k, session_handle session) noexcept {
+    static kernel_result<K, std::uint32_t> apply(K& k, session_handle session) noexcept {
         auto const in = stream_count_input(session.value);
         return query_ulong<stream_count>(k, &in, sizeof in);
     }
@@ -168,8 +174,8 @@ struct querier<pmc_counter_owners> {
     /// (pmc_owner_buffer<> holds 16 counters; a machine may have more: a too-small storage fails, and
     /// required_size and describe() say how many bytes suffice).
     template <kernel K>
-    static result<pmc_owner_view> apply(K& k, std::span<std::byte> storage, std::uint32_t processor = 0,
-                                        std::uint32_t* required_size = nullptr) noexcept {
+    static kernel_result<K, pmc_owner_view> apply(K& k, std::span<std::byte> storage, std::uint32_t processor = 0,
+                                                  std::uint32_t* required_size = nullptr) noexcept {
         if (storage.size() < pmc_owners_head_size) return rule::kernel_reply_malformed;
         std::memset(storage.data(), 0, storage.size());
         std::memcpy(storage.data(), &processor, 4);
@@ -194,7 +200,7 @@ struct querier<pmc_counter_owners> {
 template <>
 struct querier<pmc_session_information> {
     template <kernel K>
-    static result<pmc_session_view> apply(K& k, std::span<std::byte> storage, std::uint32_t* required_size = nullptr) noexcept {
+    static kernel_result<K, pmc_session_view> apply(K& k, std::span<std::byte> storage, std::uint32_t* required_size = nullptr) noexcept {
         std::size_t returned = 0;
         auto const ec = query_error<pmc_session_information>(
             query_control(k, pmc_session_information::row.query.kernel_code, nullptr, 0,
@@ -226,7 +232,7 @@ template <trace_info_tag C, kernel K, class... Args>
         static_assert(detail::query_dependent_false<C>,
                       "etwctl::query: this information class can only be set (the kernel cannot report it; for "
                       "stack_tracing keep your own stack_walk_set); use etwctl::set<C>");
-        return result<int>(rule::query_class_not_supported);
+        return result<detail::dependent_t<C, int>>(rule::query_class_not_supported);
     } else if constexpr (requires { detail::querier<C>::apply(k, std::forward<Args>(args)...); }) {
         return detail::querier<C>::apply(k, std::forward<Args>(args)...);
     } else {
@@ -243,7 +249,7 @@ template <trace_info_tag C, kernel K, class... Args>
         static_assert(!std::is_same_v<C, disallow_list_query>,
                       "etwctl::query<disallow_list_query>: wrong arguments; use query<disallow_list_query>(kernel, "
                       "session, std::span<guid> storage)");
-        return result<int>(rule::query_class_not_supported);
+        return result<detail::dependent_t<C, int>>(rule::query_class_not_supported);
     }
 }
 
