@@ -244,6 +244,7 @@ def mode_report(meta_file, results_file, sizes_file, include_file, codegen_file,
            {c: (size[c].get("program/typed"), size[c].get("program/raw")) for c in comps})
 
     inc = defaultdict(dict)  # (header, mode) -> compiler -> (etwctl, std)
+    runs_of = {}             # (header, mode) -> compilations of each TU (CPU-time rows)
     std_lists = {}
     for line in open(include_file):
         parts = line.rstrip("\n").split("\t")
@@ -252,14 +253,20 @@ def mode_report(meta_file, results_file, sizes_file, include_file, codegen_file,
         c, h, mode, a, b = parts[:5]
         inc[(h, mode)][c] = (float(a), float(b))
         std_lists[h] = parts[5] if len(parts) > 5 else ""
+        if len(parts) > 6 and mode != "instructions":
+            runs_of[(h, mode)] = parts[6]
     order = sorted({h for h, _ in inc}, key=lambda h: (h != "etwctl/etwctl.hpp", h))
     first = True
     for h in order:
-        for mode in ("-fsyntax-only", "-c"):
+        for mode in ("-fsyntax-only", "-c", "instructions"):
             if (h, mode) not in inc:
                 continue
-            judged("include weight (CPU ms, best of %s)" % meta.get("compile_runs", "?") if first else "",
-                   f"`{h}`", "its standard + GSL headers", mode, INCLUDE_GOAL, inc[(h, mode)], label="include weight")
+            if mode == "instructions":
+                metric = "-fsyntax-only, M compiler instructions (callgrind)"
+            else:
+                metric = f"{mode}, CPU ms, best of {runs_of.get((h, mode), meta.get('compile_runs', '?'))}"
+            judged("include weight" if first else "",
+                   f"`{h}`", "its standard + GSL headers", metric, INCLUDE_GOAL, inc[(h, mode)], label="include weight")
             first = False
 
     out = []

@@ -9,8 +9,13 @@
 #            H's include closure (as the compiler resolves it), and nothing else
 # each compiled with -std=c++20 -O2, once with -fsyntax-only and once with -c; the two TUs are compiled
 # in turn, <runs> times each, and the figure of each is its best (lowest) CPU time (user + sys): the least
-# disturbed by other users of the machine, with both sides measured through the same spells.
-# Prints TSV: compiler \t header \t mode \t etwctl ms \t std ms \t std header list
+# disturbed by other users of the machine, with both sides measured through the same spells. The umbrella,
+# the row with the goal, is compiled BENCH_UMBRELLA_RUNS times (default 11, never fewer than <runs>): on a
+# shared machine the best of more runs is nearer the undisturbed time, on both sides of the ratio. With
+# BENCH_UMBRELLA_IR=1 the umbrella's two TUs are also counted in compiler instructions (callgrind,
+# -fsyntax-only: exact and repeatable, the steady figure beside the CPU times), as mode "instructions".
+# Prints TSV: compiler \t header \t mode \t etwctl \t std \t std header list \t runs
+# (ms of CPU time; for mode "instructions", millions of instructions)
 set -euo pipefail
 root=$1 work=$2 runs=$3
 shift 3
@@ -20,6 +25,9 @@ mkdir -p "$work"
 headers=${BENCH_HEADERS:-}
 [ -n "$headers" ] || headers=$(cd "$root/include" && find etwctl -name '*.hpp' ! -path 'etwctl/detail/*' ! -path 'etwctl/testing/*' | sort)
 
+umbrella_runs=${BENCH_UMBRELLA_RUNS:-11}
+[ "$umbrella_runs" -ge "$runs" ] || umbrella_runs=$runs
+
 # cpu_ms <compiler> <file> <mode flag>: CPU time (ms) of one compilation.
 cpu_ms() {
     local u s
@@ -27,17 +35,29 @@ cpu_ms() {
         -o "$work/tu.o"; } 2>&1 >/dev/null)
     awk -v u="$u" -v s="$s" 'BEGIN { printf "%d", (u + s) * 1000 }'
 }
-# best_pair_ms <compiler> <file A> <file B> <mode flag>: "A B", the lowest CPU time (ms) of each over `runs`
+# best_pair_ms <compiler> <file A> <file B> <mode flag> <n>: "A B", the lowest CPU time (ms) of each over n
 # compilations taken in turn (A B A B ...), so that a slow spell of the shared machine meets both alike.
 best_pair_ms() {
-    local cxx=$1 a=$2 b=$3 mode=$4 best_a= best_b= t
-    for _ in $(seq "$runs"); do
+    local cxx=$1 a=$2 b=$3 mode=$4 n=$5 best_a= best_b= t
+    for _ in $(seq "$n"); do
         t=$(cpu_ms "$cxx" "$a" "$mode")
         if [ -z "$best_a" ] || [ "$t" -lt "$best_a" ]; then best_a=$t; fi
         t=$(cpu_ms "$cxx" "$b" "$mode")
         if [ -z "$best_b" ] || [ "$t" -lt "$best_b" ]; then best_b=$t; fi
     done
     echo "$best_a $best_b"
+}
+
+# instructions_m <compiler> <file>: millions of instructions of one -fsyntax-only compilation, the
+# compiler driver and its children summed (callgrind; address randomisation off where setarch can).
+instructions_m() {
+    local norand=() d
+    setarch "$(uname -m)" -R true 2>/dev/null && norand=(setarch "$(uname -m)" -R)
+    d=$(mktemp -d "$work/cg.XXXXXX")
+    "${norand[@]}" valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$d/cg.%p" \
+        "$1" -std=c++20 -O2 -I"$root/include" -fsyntax-only "$2" >/dev/null 2>"$d/log"
+    grep -h 'Collected' "$d/log" | awk '{ s += $4 } END { printf "%.0f", s / 1e6 }'
+    rm -rf "$d"
 }
 
 for cxx in "$@"; do
@@ -54,9 +74,15 @@ for cxx in "$@"; do
             done)
         printf '%s\n' "$list" >"$work/$tag.std.cpp"
         names=$(printf '%s' "$list" | sed 's/#include //' | tr '\n' ' ')
+        n=$runs
+        [ "$h" != etwctl/etwctl.hpp ] || n=$umbrella_runs
         for mode in -fsyntax-only -c; do
-            read -r a b < <(best_pair_ms "$cxx" "$work/$tag.cpp" "$work/$tag.std.cpp" "$mode")
-            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$cxx" "$h" "$mode" "$a" "$b" "$names"
+            read -r a b < <(best_pair_ms "$cxx" "$work/$tag.cpp" "$work/$tag.std.cpp" "$mode" "$n")
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cxx" "$h" "$mode" "$a" "$b" "$names" "$n"
         done
+        if [ "$h" = etwctl/etwctl.hpp ] && [ "${BENCH_UMBRELLA_IR:-0}" = 1 ]; then
+            printf '%s\t%s\tinstructions\t%s\t%s\t%s\t1\n' "$cxx" "$h" "$(instructions_m "$cxx" "$work/$tag.cpp")" \
+                "$(instructions_m "$cxx" "$work/$tag.std.cpp")" "$names"
+        fi
     done
 done

@@ -15,7 +15,8 @@
 #                 from the linked benchmark program; and the linked .text of two minimal programs, one
 #                 typed set<stack_tracing> call and the same request by hand (benchmarks/size_programs.cpp)
 #   include       benchmarks/include_weight.sh: every public header against the standard + GSL headers it
-#                 needs, -fsyntax-only and -c, best of BENCH_COMPILE_RUNS
+#                 needs, -fsyntax-only and -c, best of BENCH_COMPILE_RUNS (the umbrella: of BENCH_UMBRELLA_RUNS,
+#                 default 11, and its compiler instructions too unless BENCH_UMBRELLA_IR=0)
 #   codegen       benchmarks/check_codegen.sh (no loop, no call where there must be none) and the
 #                 disassembly of the run-time encoding loops
 # and prints ONE table (benchmarks/bench_report.py) with each ratio and its goal. A ratio above its
@@ -112,7 +113,7 @@ done
 echo "== include weight (best of $compile_runs; takes a while)" >&2
 inc_compilers=()
 for cxx in "${compiler_names[@]}"; do inc_compilers+=("$cxx"); done
-bash "$root/benchmarks/include_weight.sh" "$root" "$work/inc" "$compile_runs" "${inc_compilers[@]}" >"$work/include.tsv"
+BENCH_UMBRELLA_IR=${BENCH_UMBRELLA_IR:-1} bash "$root/benchmarks/include_weight.sh" "$root" "$work/inc" "$compile_runs" "${inc_compilers[@]}" >"$work/include.tsv"
 
 python3 "$root/benchmarks/bench_report.py" report "$meta" "$results" "$sizes" "$work/include.tsv" "$codegen" \
     "$loops" >"$out"
