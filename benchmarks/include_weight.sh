@@ -12,10 +12,11 @@
 # disturbed by other users of the machine, with both sides measured through the same spells. The umbrella,
 # the row with the goal, is compiled BENCH_UMBRELLA_RUNS times (default 11, never fewer than <runs>): on a
 # shared machine the best of more runs is nearer the undisturbed time, on both sides of the ratio. With
-# BENCH_UMBRELLA_IR=1 the umbrella's two TUs are also counted in compiler instructions (callgrind,
-# -fsyntax-only: exact and repeatable, the steady figure beside the CPU times), as mode "instructions".
+# BENCH_UMBRELLA_IR=1 the umbrella's two TUs are also counted in compiler instructions, in both modes
+# (callgrind: exact and repeatable, where the CPU times of a shared machine are not), as the modes
+# "instructions -fsyntax-only" and "instructions -c".
 # Prints TSV: compiler \t header \t mode \t etwctl \t std \t std header list \t runs
-# (ms of CPU time; for mode "instructions", millions of instructions)
+# (ms of CPU time; for the instruction modes, millions of instructions)
 set -euo pipefail
 root=$1 work=$2 runs=$3
 shift 3
@@ -48,14 +49,14 @@ best_pair_ms() {
     echo "$best_a $best_b"
 }
 
-# instructions_m <compiler> <file>: millions of instructions of one -fsyntax-only compilation, the
-# compiler driver and its children summed (callgrind; address randomisation off where setarch can).
+# instructions_m <compiler> <file> <mode flag>: millions of instructions of one compilation, the compiler
+# driver and its children summed (callgrind; address randomisation off where setarch can).
 instructions_m() {
     local norand=() d
     setarch "$(uname -m)" -R true 2>/dev/null && norand=(setarch "$(uname -m)" -R)
     d=$(mktemp -d "$work/cg.XXXXXX")
     "${norand[@]}" valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$d/cg.%p" \
-        "$1" -std=c++20 -O2 -I"$root/include" -fsyntax-only "$2" >/dev/null 2>"$d/log"
+        "$1" -std=c++20 -O2 -I"$root/include" $3 "$2" -o "$d/tu.o" >/dev/null 2>"$d/log"
     grep -h 'Collected' "$d/log" | awk '{ s += $4 } END { printf "%.0f", s / 1e6 }'
     rm -rf "$d"
 }
@@ -81,8 +82,10 @@ for cxx in "$@"; do
             printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cxx" "$h" "$mode" "$a" "$b" "$names" "$n"
         done
         if [ "$h" = etwctl/etwctl.hpp ] && [ "${BENCH_UMBRELLA_IR:-0}" = 1 ]; then
-            printf '%s\t%s\tinstructions\t%s\t%s\t%s\t1\n' "$cxx" "$h" "$(instructions_m "$cxx" "$work/$tag.cpp")" \
-                "$(instructions_m "$cxx" "$work/$tag.std.cpp")" "$names"
+            for mode in -fsyntax-only -c; do
+                printf '%s\t%s\tinstructions %s\t%s\t%s\t%s\t1\n' "$cxx" "$h" "$mode" \
+                    "$(instructions_m "$cxx" "$work/$tag.cpp" "$mode")" "$(instructions_m "$cxx" "$work/$tag.std.cpp" "$mode")" "$names"
+            done
         fi
     done
 done
