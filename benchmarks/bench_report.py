@@ -195,7 +195,9 @@ def mode_report(meta_file, results_file, sizes_file, include_file, codegen_file,
     rows = []  # (path, measured, vs, metric, goal, {compiler: cell}, verdict)
     regressions = []
 
-    def judged(path, measured, vs, metric, goal, values, label=None):
+    def judged(path, measured, vs, metric, goal, values, label=None, judge=True):
+        """One row of ratios. With judge=False (CPU times) the goal only marks a cell "above" it:
+        no verdict, no REGRESSION line."""
         cells, over = {}, []
         for c in comps:
             a, b = values.get(c, (None, None))
@@ -203,9 +205,13 @@ def mode_report(meta_file, results_file, sizes_file, include_file, codegen_file,
                 cells[c] = "n/a"
                 continue
             r = a / b if b else None
-            cells[c] = f"{fmt(a)} / {fmt(b)} = **{r:.2f}x**" if r is not None else f"{fmt(a)} / {fmt(b)}"
+            ratio = (f"**{r:.2f}x**" if judge else f"{r:.2f}x") if r is not None else ""
+            cells[c] = f"{fmt(a)} / {fmt(b)}" + (f" = {ratio}" if ratio else "")
             if goal is not None and r is not None and r > goal + 0.01:
                 over.append((c, r))
+        if not judge:
+            rows.append((path, measured, vs, metric, "", cells, f"above {goal:.2f}x" if over else ""))
+            return
         if goal is None:
             verdict = "peer"
         elif over:
@@ -271,17 +277,9 @@ def mode_report(meta_file, results_file, sizes_file, include_file, codegen_file,
                        mode.split()[1] + ", M compiler instructions (callgrind)", INCLUDE_GOAL, inc[(h, mode)],
                        label="include weight")
                 continue
-            cells, above = {}, False
-            for c in comps:
-                a, b = inc[(h, mode)].get(c, (None, None))
-                if a is None or not b:
-                    cells[c] = "n/a"
-                    continue
-                cells[c] = f"{fmt(a)} / {fmt(b)} = {a / b:.2f}x"
-                above = above or a / b > INCLUDE_GOAL + 0.01
             runs = runs_of.get((h, mode), meta.get("compile_runs", "?"))
-            rows.append((path, f"`{h}`", "its standard + GSL headers", f"{mode}, CPU ms, best of {runs} (not judged)",
-                         "", cells, f"above {INCLUDE_GOAL:.2f}x" if above else ""))
+            judged(path, f"`{h}`", "its standard + GSL headers", f"{mode}, CPU ms, best of {runs} (not judged)",
+                   INCLUDE_GOAL, inc[(h, mode)], judge=False)
 
     out = []
     out.append(f"Machine: {meta.get('cpu', '?')}, {meta.get('cores', '?')} cores (shared; runs niced). "
