@@ -54,17 +54,6 @@ WINEARCH=win64
 export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINEARCH
 unset DISPLAY WAYLAND_DISPLAY
 
-# Creating a prefix takes a while; when tests run in parallel, let one of them do it.
-if [ ! -f "$prefix/system.reg" ]; then
-    (
-        if command -v flock >/dev/null 2>&1; then flock 9; fi
-        if [ ! -f "$prefix/system.reg" ]; then
-            "$loader" wineboot --init >/dev/null 2>&1 </dev/null
-            [ -n "$wineserver" ] && "$wineserver" -w >/dev/null 2>&1
-        fi
-    ) 9>"$prefix.lock"
-fi
-
 # One Wine server and one set of Wine's own processes (services.exe, winedevice.exe, ...) per prefix,
 # kept for the whole test run. Without it, the server shut down in every pause between programs, and
 # the next program booted Wine's processes again; they inherited that program's stderr, so its test
@@ -79,26 +68,30 @@ server_up() {
     [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
     [ ! -r "/proc/$pid/comm" ] || grep -q '^wineserver' "/proc/$pid/comm"
 }
-if ! server_up; then
-    if [ -n "$wineserver" ]; then
-        (
-            if command -v flock >/dev/null 2>&1; then flock 9; fi
-            if ! server_up; then
-                "$wineserver" -f -p30 </dev/null >/dev/null 2>&1 9>&- &
-                server=$!
-                # Until it listens, a program would start a server of its own (Linux: its socket
-                # appears in its working directory). It exits at once if the prefix has a server.
-                tries=0
-                while [ -d /proc/self ] && [ ! -S "/proc/$server/cwd/socket" ] && [ "$tries" -lt 500 ] &&
-                      kill -0 "$server" 2>/dev/null; do
-                    sleep 0.01
-                    tries=$((tries + 1))
-                done
-                "$loader" wineboot </dev/null >/dev/null 2>&1 9>&-
-                if kill -0 "$server" 2>/dev/null; then echo "$server" >"$prefix.server"; fi
-            fi
-        ) 9>"$prefix.lock"
-    fi
+# Creating the prefix (a while) and starting the server: when tests run in parallel, one of them does
+# it, under the lock, and the others find it done.
+if [ ! -f "$prefix/system.reg" ] || ! server_up; then
+    (
+        if command -v flock >/dev/null 2>&1; then flock 9; fi
+        if [ ! -f "$prefix/system.reg" ]; then
+            "$loader" wineboot --init >/dev/null 2>&1 </dev/null 9>&-
+            [ -n "$wineserver" ] && "$wineserver" -w >/dev/null 2>&1
+        fi
+        if [ -n "$wineserver" ] && ! server_up; then
+            "$wineserver" -f -p30 </dev/null >/dev/null 2>&1 9>&- &
+            server=$!
+            # Until it listens, a program would start a server of its own (Linux: its socket appears
+            # in its working directory). It exits at once if the prefix has a server.
+            tries=0
+            while [ -d /proc/self ] && [ ! -S "/proc/$server/cwd/socket" ] && [ "$tries" -lt 500 ] &&
+                  kill -0 "$server" 2>/dev/null; do
+                sleep 0.01
+                tries=$((tries + 1))
+            done
+            "$loader" wineboot </dev/null >/dev/null 2>&1 9>&-
+            if kill -0 "$server" 2>/dev/null; then echo "$server" >"$prefix.server"; fi
+        fi
+    ) 9>"$prefix.lock"
 fi
 
 # Keep the exit code of the program, not of the filter, and stdout and stderr apart (tests check

@@ -77,9 +77,10 @@ run_stage() { # run_stage <name> <command...>
 # What each failed test printed (outputOnFailure puts it under the test's result line, anywhere in a
 # long log): the report shows it, so a failure on a machine whose logs are gone can still be read.
 ctest_failures() { # ctest_failures <log>
+    echo "    what the failed tests printed:"
     awk '/^ *[0-9]+\/[0-9]+ Test +#[0-9]+:/ { show = /\*\*\*|Not Run/; lines = 0 }
          /^ +Start +[0-9]+:/ { show = 0 }
-         show && lines++ < 60 { print }' "$1"
+         show && lines++ < 60 { print "    > " $0 }' "$1"
 }
 
 # ctest's own summary line of the last run of a preset, for the report.
@@ -107,20 +108,14 @@ for preset in "${presets[@]}"; do
     fi
     run_stage "$preset: configure" cmake --preset "$preset" "${fresh[@]}" || continue
     run_stage "$preset: build" cmake --build --preset "$preset" || continue
-    if ! run_stage "$preset: test" ctest --preset "$preset"; then
-        echo "    what the failed tests printed:"
-        ctest_failures "$log_dir/${preset}__test.log" | sed 's/^/    > /'
-    fi
+    run_stage "$preset: test" ctest --preset "$preset" || ctest_failures "$log_dir/${preset}__test.log"
     counts[$preset]=$(ctest_counts "$log_dir/${preset}__test.log")
 done
 
 note "package tests"
 for preset in gcc mingw-gcc; do
     if printf '%s\n' "${presets[@]}" | grep -qx "$preset" && [ -f "build/$preset/CTestTestfile.cmake" ]; then
-        if ! run_stage "package ($preset)" ctest --preset "package-$preset"; then
-            echo "    what the failed tests printed:"
-            ctest_failures "$log_dir/package__${preset}_.log" | sed 's/^/    > /'
-        fi
+        run_stage "package ($preset)" ctest --preset "package-$preset" || ctest_failures "$log_dir/package__${preset}_.log"
         counts[package-$preset]=$(ctest_counts "$log_dir/package__${preset}_.log")
     fi
 done

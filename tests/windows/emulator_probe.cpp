@@ -1,5 +1,6 @@
 // A tiny program the emulator check runs under Wine: "print" writes two lines (CRLF in text mode),
-// "exit N" returns N, "crash" writes through a null pointer.
+// "exit N" returns N, "crash" writes through a null pointer, "env NAME" prints the variable NAME of
+// the environment the program got (the Wine processes check reads WINEPREFIX, the wrapper's prefix).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,12 @@ int main(int argc, char** argv) {
         *p = 42;
         return 0;
     }
-    std::fprintf(stderr, "usage: emulator_probe print | exit N | crash\n");
+    if (argc >= 3 && std::strcmp(argv[1], "env") == 0) {
+        char const* value = std::getenv(argv[2]);
+        if (value == nullptr) return 1;
+        std::printf("%s\n", value);
+        return 0;
+    }
+    std::fprintf(stderr, "usage: emulator_probe print | exit N | crash | env NAME\n");
     return 2;
 }
