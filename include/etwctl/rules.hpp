@@ -122,6 +122,20 @@ enum class rule : std::uint16_t {
     periodic_capture_frequency,
     event_guid_not_kernel_group,
     stack_walk_group_not_enabled,
+    // reading traces (trace/): a trace file or buffer is untrusted input; every fault names its file offset
+    trace_file_too_small,
+    trace_buffer_size,
+    trace_buffer_filled,
+    trace_record_size,
+    trace_record_past_buffer,
+    trace_record_kind,
+    trace_extended_item,
+    trace_header_event,
+    trace_compressed_stream,
+    trace_compressed_size,
+    trace_storage_too_small,
+    tracelogging_metadata,
+    tracelogging_payload,
     count_ // keep last
 };
 
@@ -317,6 +331,34 @@ inline constexpr rule_info rule_table[] = {
     {rule::stack_walk_group_not_enabled, win32::invalid_parameter, "stack_walk_group_not_enabled",
      "a stack-walk event's group is not enabled in the session's group mask, so the event (and its stack) is never "
      "recorded"},
+    {rule::trace_file_too_small, win32::file_corrupt, "trace_file_too_small",
+     "trace: the file is shorter than one 72-byte WMI_BUFFER_HEADER, so it holds no header buffer"},
+    {rule::trace_buffer_size, win32::file_corrupt, "trace_buffer_size",
+     "trace: a buffer's BufferSize is smaller than its 72-byte header or runs past the end of the file"},
+    {rule::trace_buffer_filled, win32::file_corrupt, "trace_buffer_filled",
+     "trace: a buffer's end of data (Offset / SavedOffset) lies before its header's end or past the buffer"},
+    {rule::trace_record_size, win32::file_corrupt, "trace_record_size",
+     "trace: a record's size is zero or smaller than the fixed header of its header kind"},
+    {rule::trace_record_past_buffer, win32::file_corrupt, "trace_record_past_buffer",
+     "trace: a record runs past the end of its buffer's data"},
+    {rule::trace_record_kind, win32::file_corrupt, "trace_record_kind",
+     "trace: a record's header type is not one ETW writes (system, compact, perfinfo, full, instance, event or message header)"},
+    {rule::trace_extended_item, win32::file_corrupt, "trace_extended_item",
+     "trace: an EVENT_HEADER's extended data item runs past its record, or its chain does not end"},
+    {rule::trace_header_event, win32::file_corrupt, "trace_header_event",
+     "trace: the first buffer does not start with a valid EventTrace header event (TRACE_LOGFILE_HEADER)"},
+    {rule::trace_compressed_stream, win32::file_corrupt, "trace_compressed_stream",
+     "trace: a compressed buffer's Plain LZ77 stream is malformed (a match reaches before the output's start, "
+     "or the input ends inside a token)"},
+    {rule::trace_compressed_size, win32::file_corrupt, "trace_compressed_size",
+     "trace: a compressed buffer does not decompress to exactly its SavedOffset minus the 72-byte header"},
+    {rule::trace_storage_too_small, win32::insufficient_buffer, "trace_storage_too_small",
+     "trace: the caller's storage is too small for the trace (the reader says how much it needs)"},
+    {rule::tracelogging_metadata, win32::file_corrupt, "tracelogging_metadata",
+     "TraceLogging: an event's metadata is malformed (size field, name or field definitions out of bounds, or a "
+     "struct that claims more fields than follow)"},
+    {rule::tracelogging_payload, win32::file_corrupt, "tracelogging_payload",
+     "TraceLogging: the payload is shorter than its metadata's fields require"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

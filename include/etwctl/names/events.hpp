@@ -490,4 +490,74 @@ constexpr std::optional<detail::dependent_t<D, event_not_enabled>> first_event_n
     return std::nullopt;
 }
 
+// ---- kernel records that are read, not configured ------------------------------------------------------
+// A trace holds kernel records that no stack-walk list can select: the header event and its extensions,
+// the stack records themselves, the PMC configuration, the configuration rundown. The trace reader
+// (trace/) names them from this table, beside kernel_event_table's names, so etwctl::trace::on<"Name">
+// and `etwctl trace dump` share one set of names with stack_walk<"Name">. Hook ids: phnt ntwmi.h
+// (EVENT_TRACE_GROUP_HEADER / _STACKWALK / _CONFIG / _PERFINFO types), Microsoft Learn's MOF class pages
+// (EventTrace_Header, StackWalk_Event, SystemConfig_*); the names are etwctl's, after the MOF classes.
+// `display_only` rows give the name a hook is shown under when reading ("SampledProfile", the MOF class,
+// rather than xperf's "Profile"); their names are kernel_event_table aliases, looked up there.
+struct kernel_record {
+    detail::table_text name;
+    std::uint8_t group;
+    std::uint8_t type;
+    bool display_only = false;
+    constexpr hook_id hook() const noexcept { return hook_id(group, type); }
+};
+// clang-format off
+template <class D = void>
+inline constexpr detail::dependent_t<D, kernel_record> kernel_record_table[] = {
+    {.name = "EventTraceHeader", .group = detail::header_group, .type = 0x00},          // TRACE_LOGFILE_HEADER
+    {.name = "EventTraceExtension", .group = detail::header_group, .type = 0x05},       // the group masks in force
+    {.name = "EventTraceRundownComplete", .group = detail::header_group, .type = 0x08},
+    {.name = "EventTraceEndExtension", .group = detail::header_group, .type = 0x20},    // the group masks replaced
+    {.name = "PartitionInfoExtension", .group = detail::header_group, .type = 0x50},
+    {.name = "SampledProfile", .group = detail::perfinfo_group, .type = 0x2E, .display_only = true},
+    {.name = "PmcCounterConfig", .group = detail::perfinfo_group, .type = 0x30},
+    {.name = "PmcCounterCorruption", .group = detail::perfinfo_group, .type = 0x31},
+    {.name = "ThreadSetName", .group = detail::thread_group, .type = 0x48},
+    {.name = "ImageHypercallPage", .group = detail::image_group, .type = 0x22},
+    {.name = "StackWalk", .group = detail::stackwalk_group, .type = 0x20},              // StackWalk_Event
+    {.name = "StackKeyCreate", .group = detail::stackwalk_group, .type = 0x22},
+    {.name = "StackKeyDelete", .group = detail::stackwalk_group, .type = 0x23},         // a cached stack's frames, on eviction
+    {.name = "StackKeyRundown", .group = detail::stackwalk_group, .type = 0x24},        // the cache's stacks at the end
+    {.name = "StackKeyKernel", .group = detail::stackwalk_group, .type = 0x25},         // an event's kernel stack, by key
+    {.name = "StackKeyUser", .group = detail::stackwalk_group, .type = 0x26},           // an event's user stack, by key
+    {.name = "SystemConfigCPU", .group = detail::config_group, .type = 0x0A},           // EVENT_TRACE_TYPE_CONFIG_* (evntrace.h)
+    {.name = "SystemConfigPhyDisk", .group = detail::config_group, .type = 0x0B},
+    {.name = "SystemConfigLogDisk", .group = detail::config_group, .type = 0x0C},
+    {.name = "SystemConfigNIC", .group = detail::config_group, .type = 0x0D},
+    {.name = "SystemConfigVideo", .group = detail::config_group, .type = 0x0E},
+    {.name = "SystemConfigServices", .group = detail::config_group, .type = 0x0F},
+    {.name = "SystemConfigPower", .group = detail::config_group, .type = 0x10},
+    {.name = "SystemConfigNetwork", .group = detail::config_group, .type = 0x11},
+    {.name = "SystemConfigIRQ", .group = detail::config_group, .type = 0x15},
+    {.name = "SystemConfigPnP", .group = detail::config_group, .type = 0x16},
+    {.name = "SystemConfigIDEChannel", .group = detail::config_group, .type = 0x17},
+};
+// clang-format on
+
+/// The name a trace shows a kernel hook under: a display_only row of kernel_record_table, else
+/// kernel_event_table's canonical name, else kernel_record_table's; "" when etwctl names no such hook.
+template <class D = void>
+constexpr std::string_view kernel_record_name(hook_id h) noexcept {
+    for (auto const& r : kernel_record_table<D>)
+        if (r.display_only && r.hook() == h) return r.name;
+    if (auto const n = kernel_event_name<D>(h); !n.empty()) return n;
+    for (auto const& r : kernel_record_table<D>)
+        if (r.hook() == h) return r.name;
+    return {};
+}
+/// The hook a name selects when reading (case-insensitive): kernel_event_table's names and aliases, then
+/// kernel_record_table's own names.
+template <class D = void>
+constexpr std::optional<detail::dependent_t<D, hook_id>> kernel_record_hook(std::string_view name) noexcept {
+    if (auto const h = kernel_event_hook<D>(name)) return h;
+    for (auto const& r : kernel_record_table<D>)
+        if (!r.display_only && detail::iequals(r.name, name)) return r.hook();
+    return std::nullopt;
+}
+
 ETWCTL_END_NAMESPACE

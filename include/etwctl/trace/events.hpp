@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+// etwctl/trace/events.hpp - the events of a trace as a profiler reads them: each record with its
+// processor, its time, the stack the kernel logged for it and the hardware counters it carries; and
+// typed handlers selected by the same names that configure the session:
+//
+//     trace::dispatch(stream, trace::on<"SampledProfile">([](trace::sampled_profile const& e) {
+//         count(e.instruction_pointer(), e.thread_id());
+//         for (std::uint64_t frame : e.stack()) ...
+//     }));
+//
+// A name is resolved at compile time in names/events.hpp (the stack-walk table and the table of records
+// that are read, not configured): a misspelt name does not compile and names the nearest known one, as
+// stack_walk<"..."> does. A record whose payload fits no known layout (an unknown version, too short) is
+// never handed to a typed handler: it goes to on_raw with the reason.
+//
+// Stacks (Microsoft Learn, "StackWalk_Event"; phnt ntwmi.h STACK_WALK_EVENT_DATA and the stack-cache
+// types): the kernel logs an event's stack as StackWalk records (hook 0x1820) on the same processor right
+// after the event, whose EventTimeStamp is the event's own timestamp; a kernel part and a user part may
+// come as two records. With stack caching on, it logs a key instead (StackKeyKernel 0x1825 / StackKeyUser
+// 0x1826) and the frames later, when the key leaves the cache (StackKeyDelete 0x1823) or at the end
+// (StackKeyRundown 0x1824). event_stream attaches the StackWalk records and key references that follow
+// an event on its processor to that event; a stack_cache (built in a first pass) resolves the keys.
+// (The attachment rule is inferred from Windows' own decoders and the committed real traces.)
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "etwctl/config.hpp"
+#include "etwctl/detail/bytes.hpp"
+#include "etwctl/detail/text.hpp"
+#include "etwctl/names/events.hpp"
+#include "etwctl/names/groups.hpp"
+#include "etwctl/names/parse.hpp"
+#include "etwctl/trace/format.hpp"
+#include "etwctl/trace/kernel_events.hpp"
+#include "etwctl/trace/reader.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace trace {
+
+inline constexpr hook_id stack_walk_hook{0x1820};
+inline constexpr hook_id stack_key_kernel_hook{0x1825};
+inline constexpr hook_id stack_key_user_hook{0x1826};
+
+// ---- stacks --------------------------------------------------------------------------------------------
+
+/// An event's call stack: the deepest frame (the instruction pointer) first, a kernel part before a user
+/// part when the kernel logged them apart. Frames are 4 or 8 bytes each in the trace, read as u64.
+class stack_view {
+public:
+    struct part {
+        bytes_view frames{};
+        std::uint8_t pointer_size = 8;
+        std::size_t size() const noexcept { return pointer_size == 0 ? 0 : frames.size() / pointer_size; }
+        std::uint64_t operator[](std::size_t i) const noexcept {
+            return pointer_size == 4 ? etwctl::detail::load<std::uint32_t>(frames.data(), 4 * i) : etwctl::detail::load<std::uint64_t>(frames.data(), 8 * i);
+        }
+    };
+    static constexpr std::size_t max_parts = 2;
+
+    constexpr stack_view() noexcept = default;
+
+    std::size_t size() const noexcept {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < count_; ++i) n += parts_[i].size();
+        return n;
+    }
+    bool empty() const noexcept { return size() == 0; }
+    std::uint64_t operator[](std::size_t i) const noexcept {
+        for (std::size_t p = 0; p < count_; ++p) {
+            if (i < parts_[p].size()) return parts_[p][i];
+            i -= parts_[p].size();
+        }
+        return 0;
+    }
+    /// The parts as logged (at most two).
+    std::span<part const> parts() const noexcept { return {parts_, count_}; }
+    /// Key references attached to the event that no stack_cache resolved (no cache given, or a key the
+    /// trace never defined): the stack is then incomplete, and says so.
+    std::uint8_t unresolved_keys() const noexcept { return unresolved_; }
+    /// Whether a part came from the stack cache (a key reference resolved by a stack_cache).
+    bool from_cache() const noexcept { return cached_; }
+
+    class iterator {
+    public:
+        using value_type = std::uint64_t;
+        using difference_type = std::ptrdiff_t;
+        iterator() noexcept = default;
+        std::uint64_t operator*() const noexcept { return (*s_)[i_]; }
+        iterator& operator++() noexcept {
+            ++i_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            auto t = *this;
+            ++i_;
+            return t;
+        }
+        friend bool operator==(iterator const& a, iterator const& b) noexcept { return a.i_ == b.i_; }
+
+    private:
+        friend class stack_view;
+        iterator(stack_view const* s, std::size_t i) noexcept : s_(s), i_(i) {}
+        stack_view const* s_ = nullptr;
+        std::size_t i_ = 0;
+    };
+    iterator begin() const noexcept { return {this, 0}; }
+    iterator end() const noexcept { return {this, size()}; }
+
+    /// Adds a part (ignored past max_parts).
+    void add(bytes_view frames, std::uint8_t pointer_size, bool from_cache = false) noexcept {
+        if (count_ < max_parts) parts_[count_++] = {frames, pointer_size};
+        cached_ = cached_ || from_cache;
+    }
+    void add_unresolved() noexcept { ++unresolved_; }
+
+private:
+    part parts_[max_parts]{};
+    std::uint8_t count_ = 0;
+    std::uint8_t unresolved_ = 0;
+    bool cached_ = false;
+};
+
+/// The hardware counters an event carries, in the order the counters were configured (PERFINFO's PMC
+/// extension, or an EVENT_HEADER's PMC_COUNTERS item).
+class pmc_view {
+public:
+    constexpr pmc_view() noexcept = default;
+    explicit pmc_view(bytes_view values) noexcept : values_(values) {}
+    std::size_t size() const noexcept { return values_.size() / 8; }
+    bool empty() const noexcept { return values_.empty(); }
+    std::uint64_t operator[](std::size_t i) const noexcept { return etwctl::detail::load<std::uint64_t>(values_.data(), 8 * i); }
+
+private:
+    bytes_view values_{};
+};
+
+/// Stack-cache definitions (StackKeyDelete / StackKeyRundown) collected in a first pass, so that a key
+/// reference resolves to its frames. The frames are copied into the caller's storage (the buffers they
+/// came from are gone by the time the references are read). A reference resolves to the first
+/// definition of its key, of its kind (kernel or user: by the key reference's hook and the definition's
+/// last frame), not earlier than the reference: after a Delete the key may name another stack.
+class stack_cache {
+public:
+    struct definition {
+        std::uint64_t key = 0;
+        std::uint64_t timestamp = 0;
+        std::uint32_t first = 0; ///< byte offset of the frames in the frame storage
+        std::uint32_t bytes = 0;
+        std::uint8_t pointer_size = 8;
+        bool kernel = false;
+    };
+    /// What a trace needs: counted by census() over every record (a first pass).
+    struct needs {
+        std::size_t definitions = 0;
+        std::size_t frame_bytes = 0;
+        void census(record const& r) noexcept {
+            if (!is_definition(r)) return;
+            ++definitions;
+            frame_bytes += r.payload().size();
+        }
+    };
+
+    stack_cache() noexcept = default;
+    stack_cache(std::span<definition> definitions, std::span<std::byte> frames) noexcept : defs_(definitions), frames_(frames) {}
+
+    /// Adds a record if it is a definition (false when the storage is full: counted in dropped()).
+    bool add(record const& r) noexcept {
+        if (!is_definition(r)) return true;
+        auto const p = r.pointer_size();
+        auto const payload = r.payload();
+        if (payload.size() < p) return true;
+        auto const frames = payload.subspan(p);
+        if (used_ == defs_.size() || frames.size() > frames_.size() - frame_used_) {
+            ++dropped_;
+            return false;
+        }
+        std::copy(frames.begin(), frames.end(), frames_.begin() + static_cast<std::ptrdiff_t>(frame_used_));
+        std::uint64_t const key = p == 4 ? etwctl::detail::load<std::uint32_t>(payload.data(), 0) : etwctl::detail::load<std::uint64_t>(payload.data(), 0);
+        std::size_t const n = frames.size() / p;
+        std::uint64_t const last = n == 0 ? 0 : (p == 4 ? etwctl::detail::load<std::uint32_t>(frames.data(), 4 * (n - 1)) : etwctl::detail::load<std::uint64_t>(frames.data(), 8 * (n - 1)));
+        defs_[used_++] = {key, r.timestamp(), static_cast<std::uint32_t>(frame_used_), static_cast<std::uint32_t>(n * p), p, is_kernel_address(last, p)};
+        frame_used_ += frames.size();
+        return true;
+    }
+    /// Orders the definitions for lookup (call once, after the last add).
+    void finish() noexcept {
+        std::sort(defs_.begin(), defs_.begin() + static_cast<std::ptrdiff_t>(used_), [](definition const& a, definition const& b) {
+            return a.key != b.key ? a.key < b.key : a.kernel != b.kernel ? a.kernel < b.kernel : a.timestamp < b.timestamp;
+        });
+    }
+    /// The frames of `key` for a reference of the given kind logged at `timestamp`, if defined.
+    std::optional<stack_view::part> find(std::uint64_t key, bool kernel, std::uint64_t timestamp) const noexcept {
+        auto const first = defs_.begin(), last = defs_.begin() + static_cast<std::ptrdiff_t>(used_);
+        auto it = std::lower_bound(first, last, definition{key, timestamp, 0, 0, 8, kernel}, [](definition const& a, definition const& b) {
+            return a.key != b.key ? a.key < b.key : a.kernel != b.kernel ? a.kernel < b.kernel : a.timestamp < b.timestamp;
+        });
+        if (it == last || it->key != key || it->kernel != kernel) return std::nullopt;
+        return stack_view::part{bytes_view(frames_.data() + it->first, it->bytes), it->pointer_size};
+    }
+    std::size_t size() const noexcept { return used_; }
+    std::size_t dropped() const noexcept { return dropped_; }
+
+    static bool is_definition(record const& r) noexcept {
+        auto const h = r.hook().value;
+        return r.has_hook() && (h == 0x1822 || h == 0x1823 || h == 0x1824);
+    }
+    /// A kernel-mode address: the upper half of the address space (0x8000_0000 and up on 32-bit Windows,
+    /// 0xFFFF8000_00000000 and up on 64-bit; the kernel/user split is inferred from Windows' decoders).
+    static bool is_kernel_address(std::uint64_t a, std::uint8_t pointer_size) noexcept {
+        return pointer_size == 4 ? a >= 0x80000000U : a >= 0xFFFF800000000000ULL;
+    }
+
+private:
+    std::span<definition> defs_{};
+    std::span<std::byte> frames_{};
+    std::size_t used_ = 0, frame_used_ = 0, dropped_ = 0;
+};
+
+// ---- an event ------------------------------------------------------------------------------------------
+
+/// One event as a profiler reads it: the record, where it came from, its time, its stack and counters.
+/// A view: valid until the stream's next call to next().
+class event {
+public:
+    record const& rec() const noexcept { return ref_.rec; }
+    std::uint16_t processor() const noexcept { return ref_.processor; }
+    /// The raw timestamp (the session's clock) and the time since the session started.
+    std::uint64_t timestamp() const noexcept { return ref_.rec.timestamp(); }
+    trace_time time() const noexcept { return clock_ ? clock_->time(ref_.rec.timestamp()) : trace_time{}; }
+    /// Thread and process from the header (no_id for perfinfo records: their payload names them).
+    std::uint32_t header_thread_id() const noexcept { return ref_.rec.thread_id(); }
+    std::uint32_t header_process_id() const noexcept { return ref_.rec.process_id(); }
+    stack_view const& stack() const noexcept { return stack_; }
+    pmc_view pmc() const noexcept {
+        auto const& r = ref_.rec;
+        if (r.kind() == record_kind::perfinfo) return pmc_view(r.bytes().subspan(0x10, 8U * r.pmc_count()));
+        extended_item item;
+        if (r.find_item(ext_type::pmc_counters, item)) return pmc_view(item.data.first(item.data.size() & ~std::size_t{7}));
+        return {};
+    }
+    /// The kernel name of a hook record ("SampledProfile", "CSwitch"), or "" (provider events, unnamed hooks).
+    std::string_view kernel_name() const noexcept { return ref_.rec.has_hook() ? kernel_record_name(ref_.rec.hook()) : std::string_view{}; }
+    event_ref const& ref() const noexcept { return ref_; }
+
+private:
+    friend class event_stream;
+    event_ref ref_{};
+    stack_view stack_{};
+    trace::clock const* clock_ = nullptr;
+};
+
+/// The events of a reader, each with its stack attached: what on<"...">, the tool and the stack
+/// folding read. A pull API: while (stream.next(e)) ...
+class event_stream {
+public:
+    explicit event_stream(reader& r, stack_cache const* cache = nullptr) noexcept : reader_(&r), cache_(cache) {}
+
+    bool next(event& out) noexcept {
+        if (!reader_->next(out.ref_)) return false;
+        out.clock_ = &reader_->file().clock();
+        out.stack_ = stack_view{};
+        auto const& r = out.ref_.rec;
+        if (!r.has_hook() || r.hook().group() != etwctl::detail::stackwalk_group) attach(out);
+        return true;
+    }
+    reader& source() noexcept { return *reader_; }
+
+private:
+    /// Takes the StackWalk records and key references that follow `e` on its processor and name its
+    /// timestamp (at most stack_view::max_parts).
+    void attach(event& e) noexcept {
+        auto const ts = e.ref_.rec.timestamp();
+        auto const tid = e.ref_.rec.thread_id();
+        for (std::size_t parts = 0; parts < stack_view::max_parts; ++parts) {
+            event_ref const* next = nullptr;
+            if (!reader_->peek(e.ref_.stream, next)) return;
+            auto const& n = next->rec;
+            if (!n.has_hook()) return;
+            auto const h = n.hook();
+            auto const payload = n.payload();
+            if (payload.size() < 0x10 || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != ts) return;
+            auto const stack_thread = etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C);
+            if (tid != no_id && tid != stack_thread) return;
+            auto const p = n.pointer_size();
+            if (h == stack_walk_hook) {
+                e.stack_.add(payload.subspan(0x10, (payload.size() - 0x10) / p * p), p);
+            } else if (h == stack_key_kernel_hook || h == stack_key_user_hook) {
+                if (payload.size() < 0x10U + p) return;
+                std::uint64_t const key = p == 4 ? etwctl::detail::load<std::uint32_t>(payload.data(), 0x10) : etwctl::detail::load<std::uint64_t>(payload.data(), 0x10);
+                std::optional<stack_view::part> found;
+                if (cache_) found = cache_->find(key, h == stack_key_kernel_hook, n.timestamp());
+                if (found) e.stack_.add(found->frames, found->pointer_size, true);
+                else e.stack_.add_unresolved();
+            } else {
+                return;
+            }
+            reader_->take(e.ref_.stream);
+        }
+    }
+
+    reader* reader_;
+    stack_cache const* cache_;
+};
+
+// ---- typed events and handlers -------------------------------------------------------------------------
+
+/// A kernel event whose payload has a typed view: the view's accessors (the MOF class's properties),
+/// and the event's processor, time, stack and counters.
+template <class View>
+class kernel_event : public View {
+public:
+    kernel_event(View v, trace::event const& e) noexcept : View(v), e_(&e) {}
+    std::uint16_t processor() const noexcept { return e_->processor(); }
+    std::uint64_t timestamp() const noexcept { return e_->timestamp(); }
+    trace_time time() const noexcept { return e_->time(); }
+    stack_view const& stack() const noexcept { return e_->stack(); }
+    pmc_view pmc() const noexcept { return e_->pmc(); }
+    record const& rec() const noexcept { return e_->rec(); }
+    trace::event const& event() const noexcept { return *e_; }
+
+private:
+    trace::event const* e_;
+};
+
+/// A record a typed handler could not take, with the reason: an unknown version, a payload shorter than
+/// the layout, a pointer size no layout has. Never misread: its bytes are there to look at.
+class raw_event {
+public:
+    raw_event(trace::event const& e, layout_fault why) noexcept : e_(&e), why_(why) {}
+    layout_fault reason() const noexcept { return why_; }
+    trace::event const& event() const noexcept { return *e_; }
+    record const& rec() const noexcept { return e_->rec(); }
+    bytes_view payload() const noexcept { return e_->rec().payload(); }
+
+private:
+    trace::event const* e_;
+    layout_fault why_;
+};
+
+// The profiler's events, by their MOF class names.
+using event_trace_header = kernel_event<layout::logfile_header>;
+using header_extension = kernel_event<layout::header_extension>;
+using rundown_complete = kernel_event<layout::rundown_complete>;
+using sampled_profile = kernel_event<layout::sampled_profile>;
+using pmc_counter_profile = kernel_event<layout::pmc_counter_profile>;
+using pmc_counter_config = kernel_event<layout::pmc_counter_config>;
+using sampled_profile_interval = kernel_event<layout::sampled_profile_interval>;
+using thread_event = kernel_event<layout::thread_event>;
+using cswitch = kernel_event<layout::cswitch>;
+using ready_thread = kernel_event<layout::ready_thread>;
+using process_event = kernel_event<layout::process_event>;
+using image_event = kernel_event<layout::image_event>;
+using stack_walk_event = kernel_event<layout::stack_walk_event>;
+using stack_key_reference = kernel_event<layout::stack_key_reference>;
+using stack_key_definition = kernel_event<layout::stack_key_definition>;
+
+namespace diagnostic {
+template <class Name, class Suggestion>
+struct unknown_trace_event_name {
+    static_assert(etwctl::diagnostic::always_false<Name, Suggestion>,
+                  "etwctl::trace::on: unknown event name; the name<...> above is the unknown one, did_you_mean<...> "
+                  "the nearest known name (all names: docs/reference.md and names/events.hpp's kernel_record_table)");
+    static constexpr bool value = true;
+};
+} // namespace diagnostic
+
+namespace detail {
+template <fixed_string S>
+struct trace_name {
+    static constexpr auto hook = kernel_record_hook(S.view());
+    static constexpr std::string_view suggestion = [] {
+        if (hook) return std::string_view{};
+        return etwctl::detail::nearest_name{S.view()}.in(kernel_event_table<>).in(kernel_record_table<>).result();
+    }();
+    using check = std::conditional_t<hook.has_value(), etwctl::detail::no_diagnosis,
+                                     diagnostic::unknown_trace_event_name<etwctl::detail::token_t<S, 0, S.size()>,
+                                                                          typename etwctl::detail::suggestion_type<etwctl::detail::to_fixed<suggestion.size()>(suggestion)>::type>>;
+    static_assert(check::value);
+    static constexpr hook_id value = hook.value_or(hook_id{});
+};
+
+template <std::uint16_t Hook>
+using view_of_t = typename layout::view_for_hook<Hook>::type;
+
+struct on_tag {};
+} // namespace detail
+
+/// A handler for the kernel events of one name: f(trace::sampled_profile const&) for a name with a typed
+/// view, f(trace::raw_event const&) for a name without one.
+template <std::uint16_t Hook, class F>
+struct on_handler : detail::on_tag {
+    static constexpr hook_id hook{Hook};
+    using view = detail::view_of_t<Hook>;
+    F f;
+};
+/// The handler of the records whose payload fits no layout (f(raw_event const&)).
+template <class F>
+struct on_raw_handler : detail::on_tag {
+    F f;
+};
+/// The handler of every event (f(event const&)), called before the typed ones.
+template <class F>
+struct on_any_handler : detail::on_tag {
+    F f;
+};
+
+template <fixed_string Name, class F>
+constexpr auto on(F f) {
+    return on_handler<detail::trace_name<Name>::value.value, F>{{}, std::move(f)};
+}
+template <class F>
+constexpr auto on_raw(F f) {
+    return on_raw_handler<F>{{}, std::move(f)};
+}
+template <class F>
+constexpr auto on_any(F f) {
+    return on_any_handler<F>{{}, std::move(f)};
+}
+
+/// What a dispatch did.
+struct dispatch_report {
+    std::uint64_t events = 0;  ///< events read (stack records attached to an event not counted apart)
+    std::uint64_t typed = 0;   ///< delivered to a typed handler
+    std::uint64_t raw = 0;     ///< refused by a layout (delivered to on_raw, if given)
+};
+
+namespace detail {
+template <class H>
+inline constexpr bool is_on = false;
+template <std::uint16_t Hook, class F>
+inline constexpr bool is_on<on_handler<Hook, F>> = true;
+template <class H>
+inline constexpr bool is_raw = false;
+template <class F>
+inline constexpr bool is_raw<on_raw_handler<F>> = true;
+template <class H>
+inline constexpr bool is_any = false;
+template <class F>
+inline constexpr bool is_any<on_any_handler<F>> = true;
+
+template <class H>
+bool deliver(H& h, trace::event const& e, dispatch_report& rep, bool& refused, layout_fault& why) {
+    if constexpr (is_on<H>) {
+        if (e.rec().hook() != H::hook) return false;
+        using V = typename H::view;
+        if constexpr (std::is_void_v<V>) {
+            h.f(raw_event(e, layout_fault::none));
+            ++rep.typed;
+        } else {
+            payload_ref const p{e.rec().payload(), static_cast<std::uint8_t>(e.rec().version()), e.rec().pointer_size()};
+            auto const fault = V::check(p);
+            if (fault != layout_fault::none) {
+                refused = true, why = fault;
+                return true;
+            }
+            h.f(kernel_event<V>(V(p), e));
+            ++rep.typed;
+        }
+        return true;
+    } else if constexpr (is_any<H>) {
+        h.f(e);
+        return false;
+    } else {
+        return false;
+    }
+}
+} // namespace detail
+
+/// Reads every event of `stream` and hands each to the handlers its name selects. No heap.
+template <class... H>
+dispatch_report dispatch(event_stream& stream, H... handlers) {
+    static_assert(sizeof...(H) > 0, "etwctl::trace::dispatch: give at least one handler (on<\"Name\">, on_raw, on_any)");
+    static_assert((std::is_base_of_v<detail::on_tag, H> && ...),
+                  "etwctl::trace::dispatch: a handler is made by on<\"Name\">(f), on_raw(f) or on_any(f)");
+    dispatch_report rep;
+    event e;
+    while (stream.next(e)) {
+        ++rep.events;
+        bool refused = false;
+        layout_fault why = layout_fault::none;
+        (detail::deliver(handlers, e, rep, refused, why), ...);
+        if (refused) {
+            ++rep.raw;
+            raw_event const r(e, why);
+            (
+                [&](auto& h) {
+                    if constexpr (detail::is_raw<std::remove_cvref_t<decltype(h)>>) h.f(r);
+                }(handlers),
+                ...);
+        }
+    }
+    return rep;
+}
+
+} // namespace trace
+ETWCTL_END_NAMESPACE

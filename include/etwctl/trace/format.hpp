@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: MIT
+// etwctl/trace/format.hpp - the ETW buffer format as views over the caller's bytes: the buffer header
+// (WMI_BUFFER_HEADER), every record header kind a buffer holds, EVENT_HEADER's extended data items, and
+// the walk over a buffer's records. Nothing is copied and nothing allocated; every size and offset is
+// checked against the span it points into before it is used, and a fault names the rule it broke and
+// the offset where it did (a trace file is untrusted input).
+//
+// Sources (public):
+//   - Geoff Chappell, "WMI_BUFFER_HEADER", "ETW_BUFFER_STATE", "Trace Headers", "SYSTEM_TRACE_HEADER",
+//     "PERFINFO_TRACE_HEADER", "MESSAGE_TRACE_HEADER", "EVENT_HEADER" (geoffchappell.com): layouts, the
+//     header-type byte, the 8-byte alignment of records.
+//   - NTWMI.H as published with the Windows 10 WDK (phnt ntwmi.h): TRACE_HEADER_TYPE_* values, the
+//     BufferFlag and BufferType values, PERFINFO_TRACE_HEADER's PMC/PEBS extension bits.
+//   - Windows SDK evntcons.h / evntrace.h / evntprov.h: EVENT_HEADER, EVENT_HEADER_EXTENDED_DATA_ITEM and
+//     EVENT_HEADER_EXT_TYPE_*, EVENT_TRACE_HEADER, ETW_BUFFER_CONTEXT, ETW_BUFFER_HEADER (FilledBytes at
+//     0x30); Microsoft Learn pages of the same names.
+// Where a layout is inferred rather than published (the end of data at Offset, the 0xFF fill, the
+// extended items' in-buffer form), the comment says so: those were checked against real traces written
+// by Windows (tests/trace/data) and against the decoders that read them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <system_error>
+
+#include "etwctl/config.hpp"
+#include "etwctl/detail/bytes.hpp"
+#include "etwctl/detail/text.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/guid.hpp"
+#include "etwctl/rules.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace trace {
+
+using bytes_view = std::span<std::byte const>;
+
+// ---- faults ------------------------------------------------------------------------------------------
+
+/// Where and how a trace broke a rule of the format. `file_offset` is the offset in the file (or in the
+/// bytes given) of the buffer the fault is in, `offset` the offset inside that buffer's data (its
+/// decompressed data for a compressed buffer: counted from the buffer's start, header included); `value`
+/// is what was read there and `limit` what it had to stay within, where the rule has one.
+struct fault {
+    rule what = rule::ok;
+    std::uint64_t file_offset = 0;
+    std::uint32_t offset = 0;
+    std::uint64_t value = 0;
+    std::uint64_t limit = 0;
+
+    constexpr explicit operator bool() const noexcept { return what != rule::ok; }
+    /// The fault as an error code in rule_category() (equal to Win32 ERROR_FILE_CORRUPT, or
+    /// ERROR_INSUFFICIENT_BUFFER for storage).
+    std::error_code code() const noexcept { return make_error_code(what); }
+    /// "trace: a record runs past the end of its buffer's data [trace_record_past_buffer] at file offset
+    /// 0x10000, buffer offset 0x1F48: 0x2A0 bytes, 0xB8 left" into `out` (no allocation); returns the
+    /// length the whole text needs, writing only what fits.
+    std::size_t describe(std::span<char> out) const noexcept {
+        std::size_t at = etwctl::detail::put(out, 0, info(what).text);
+        at = etwctl::detail::put(out, at, " [");
+        at = etwctl::detail::put(out, at, info(what).name);
+        at = etwctl::detail::put(out, at, "] at file offset 0x");
+        at = put_hex(out, at, file_offset);
+        at = etwctl::detail::put(out, at, ", buffer offset 0x");
+        at = put_hex(out, at, offset);
+        if (value != 0 || limit != 0) {
+            at = etwctl::detail::put(out, at, ": value 0x");
+            at = put_hex(out, at, value);
+            at = etwctl::detail::put(out, at, ", limit 0x");
+            at = put_hex(out, at, limit);
+        }
+        return at;
+    }
+
+private:
+    static std::size_t put_hex(std::span<char> out, std::size_t at, std::uint64_t v) noexcept {
+        char digits[16];
+        std::size_t n = 0;
+        do {
+            digits[n++] = "0123456789ABCDEF"[v & 0xF];
+            v >>= 4;
+        } while (v != 0);
+        while (n > 0) at = etwctl::detail::put(out, at, std::string_view(&digits[--n], 1));
+        return at;
+    }
+};
+
+// ---- the buffer header -------------------------------------------------------------------------------
+
+/// WMI_BUFFER_HEADER's size: 0x48 bytes for 32- and 64-bit Windows alike (Chappell; the SDK's
+/// ETW_BUFFER_HEADER has the same size).
+inline constexpr std::size_t buffer_header_size = 0x48;
+
+/// BufferFlag bits (NTWMI ETW_BUFFER_FLAG_*).
+namespace buffer_flag {
+inline constexpr std::uint16_t flush_marker = 0x0001;
+inline constexpr std::uint16_t events_lost = 0x0002;
+inline constexpr std::uint16_t buffer_lost = 0x0004;
+inline constexpr std::uint16_t rtbackup_corrupt = 0x0008;
+inline constexpr std::uint16_t rtbackup = 0x0010;
+inline constexpr std::uint16_t proc_index = 0x0020;
+inline constexpr std::uint16_t compressed = 0x0040;
+} // namespace buffer_flag
+
+/// BufferType values (NTWMI ETW_BUFFER_TYPE_*).
+enum class buffer_type : std::uint16_t {
+    generic = 0,
+    rundown = 1,
+    ctx_swap = 2,
+    reftime = 3,
+    header = 4,
+    batched = 5,
+    empty_marker = 6,
+    dbg_info = 7,
+};
+
+/// A view of a buffer's 72-byte header. Construct it only over at least buffer_header_size bytes
+/// (buffer_header::at checks that).
+class buffer_header {
+public:
+    constexpr buffer_header() noexcept = default;
+    explicit buffer_header(bytes_view b) noexcept : p_(b.data()) {}
+
+    /// The header at `offset` of `file`, if 72 bytes are there.
+    static bool fits(bytes_view file, std::uint64_t offset) noexcept {
+        return offset <= file.size() && file.size() - offset >= buffer_header_size;
+    }
+
+    /// Bytes this buffer occupies in the file, header included (the compressed size for a compressed one).
+    std::uint32_t buffer_size() const noexcept { return u32(0x00); }
+    /// Valid bytes, header included; for a compressed buffer, 72 + the decompressed record bytes.
+    std::uint32_t saved_offset() const noexcept { return u32(0x04); }
+    std::uint32_t current_offset() const noexcept { return u32(0x08); }
+    /// Flush time of the buffer, in the session's raw clock.
+    std::uint64_t time_stamp() const noexcept { return u64(0x10); }
+    /// Unique in a file; orders the buffers of one processor (a gap means a lost buffer).
+    std::uint64_t sequence_number() const noexcept { return u64(0x18); }
+    /// ETW_BUFFER_CONTEXT: ProcessorNumber (low byte) / Alignment, or the 16-bit ProcessorIndex when the
+    /// buffer has buffer_flag::proc_index (NTWMI's ETW_PROCESSOR_INDEX_MASK keeps 11 bits).
+    std::uint16_t processor() const noexcept {
+        auto const ctx = u16(0x28);
+        return (flags() & buffer_flag::proc_index) != 0 ? static_cast<std::uint16_t>(ctx & 0x07FFU)
+                                                        : static_cast<std::uint16_t>(ctx & 0xFFU);
+    }
+    std::uint16_t logger_id() const noexcept { return u16(0x2A); }
+    /// ETW_BUFFER_STATE (3 = flushed in every buffer of a written file).
+    std::uint32_t state() const noexcept { return u32(0x2C); }
+    /// The end of data, header included (the SDK's ETW_BUFFER_HEADER calls it FilledBytes).
+    std::uint32_t filled_bytes() const noexcept { return u32(0x30); }
+    std::uint16_t flags() const noexcept { return u16(0x34); }
+    buffer_type type() const noexcept { return static_cast<buffer_type>(u16(0x36)); }
+    bool compressed() const noexcept { return (flags() & buffer_flag::compressed) != 0; }
+
+    /// The end of this buffer's record data, counted from the buffer's start. Uncompressed: Offset
+    /// (FilledBytes); Windows' own readers also stop at SavedOffset, and the two agree except in one
+    /// relogged header buffer where Offset is larger and the bytes between hold a real event, so Offset
+    /// wins (inferred from real files). Compressed: SavedOffset (72 + the decompressed size).
+    std::uint32_t data_end() const noexcept { return compressed() ? saved_offset() : filled_bytes(); }
+
+private:
+    std::uint16_t u16(std::size_t o) const noexcept { return etwctl::detail::load<std::uint16_t>(p_, o); }
+    std::uint32_t u32(std::size_t o) const noexcept { return etwctl::detail::load<std::uint32_t>(p_, o); }
+    std::uint64_t u64(std::size_t o) const noexcept { return etwctl::detail::load<std::uint64_t>(p_, o); }
+    std::byte const* p_ = nullptr;
+};
+
+// ---- record headers ----------------------------------------------------------------------------------
+
+/// The header kinds of records in a buffer (NTWMI TRACE_HEADER_TYPE_*; Chappell, "Trace Headers").
+enum class record_kind : std::uint8_t {
+    system,   ///< SYSTEM_TRACE_HEADER: hook id, thread and process, timestamp, kernel/user time (0x20 bytes)
+    compact,  ///< the first 0x18 bytes of SYSTEM_TRACE_HEADER (no kernel/user time)
+    perfinfo, ///< PERFINFO_TRACE_HEADER: hook id and timestamp (0x10 bytes) + PMC / PEBS values
+    full,     ///< EVENT_TRACE_HEADER of classic (MOF) providers: an event GUID, type, level, version (0x30)
+    instance, ///< EVENT_INSTANCE_GUID_HEADER: the full header + instance ids and a parent GUID (0x48)
+    event,    ///< EVENT_HEADER of manifest, EventSource and TraceLogging providers (0x50) + extended items
+    message,  ///< MESSAGE_TRACE_HEADER of WPP / TraceMessage (8 bytes + the fields its flags select)
+};
+constexpr std::string_view to_string(record_kind k) noexcept {
+    switch (k) {
+    case record_kind::system: return "system";
+    case record_kind::compact: return "compact";
+    case record_kind::perfinfo: return "perfinfo";
+    case record_kind::full: return "full";
+    case record_kind::instance: return "instance";
+    case record_kind::event: return "event";
+    case record_kind::message: return "message";
+    }
+    return "?";
+}
+
+/// TRACE_HEADER_TYPE_* (NTWMI): the header-type byte of a record (byte 2 when byte 3 has 0xC0).
+namespace header_type {
+inline constexpr std::uint8_t system32 = 0x01, system64 = 0x02;
+inline constexpr std::uint8_t compact32 = 0x03, compact64 = 0x04;
+inline constexpr std::uint8_t full_header32 = 0x0A, full_header64 = 0x14;
+inline constexpr std::uint8_t instance32 = 0x0B, instance64 = 0x15;
+inline constexpr std::uint8_t message = 0x0F;
+inline constexpr std::uint8_t perfinfo32 = 0x10, perfinfo64 = 0x11;
+inline constexpr std::uint8_t event_header32 = 0x12, event_header64 = 0x13;
+} // namespace header_type
+
+/// EVENT_HEADER_EXT_TYPE_* (SDK evntcons.h).
+namespace ext_type {
+inline constexpr std::uint16_t related_activityid = 0x0001;
+inline constexpr std::uint16_t sid = 0x0002;
+inline constexpr std::uint16_t ts_id = 0x0003;
+inline constexpr std::uint16_t instance_info = 0x0004;
+inline constexpr std::uint16_t stack_trace32 = 0x0005;
+inline constexpr std::uint16_t stack_trace64 = 0x0006;
+inline constexpr std::uint16_t pebs_index = 0x0007;
+inline constexpr std::uint16_t pmc_counters = 0x0008;
+inline constexpr std::uint16_t psm_key = 0x0009;
+inline constexpr std::uint16_t event_key = 0x000A;
+inline constexpr std::uint16_t event_schema_tl = 0x000B;
+inline constexpr std::uint16_t prov_traits = 0x000C;
+inline constexpr std::uint16_t process_start_key = 0x000D;
+inline constexpr std::uint16_t control_guid = 0x000E;
+inline constexpr std::uint16_t qpc_delta = 0x000F;
+inline constexpr std::uint16_t container_id = 0x0010;
+inline constexpr std::uint16_t stack_key32 = 0x0011;
+inline constexpr std::uint16_t stack_key64 = 0x0012;
+} // namespace ext_type
+/// The SDK's name of an extended item type without its prefix ("STACK_TRACE64"), or "" for another value.
+constexpr std::string_view ext_type_name(std::uint16_t t) noexcept {
+    constexpr std::string_view names[] = {"",          "RELATED_ACTIVITYID", "SID",           "TS_ID",
+                                          "INSTANCE_INFO", "STACK_TRACE32", "STACK_TRACE64", "PEBS_INDEX",
+                                          "PMC_COUNTERS", "PSM_KEY",      "EVENT_KEY",     "EVENT_SCHEMA_TL",
+                                          "PROV_TRAITS", "PROCESS_START_KEY", "CONTROL_GUID", "QPC_DELTA",
+                                          "CONTAINER_ID", "STACK_KEY32",  "STACK_KEY64"};
+    return t < std::size(names) ? names[t] : std::string_view{};
+}
+
+/// The thread and process id of records whose header has none (perfinfo records: take the ids from
+/// the payload), as consumers see them (0xFFFFFFFF, "-1").
+inline constexpr std::uint32_t no_id = 0xFFFFFFFFU;
+
+/// One extended data item of an EVENT_HEADER record, as stored in a buffer: {u16 item size (8 +
+/// DataSize), u16 ExtType, u16 linkage (bit 0: another item follows), u16 DataSize, data}, each item
+/// 8-aligned after the 0x50-byte header (Chappell, "EVENT_HEADER"; the in-buffer form is inferred from
+/// real files and from ProcessTrace's EVENT_HEADER_EXTENDED_DATA_ITEM, whose Reserved1 is the item size).
+struct extended_item {
+    std::uint16_t type = 0;
+    bytes_view data{};
+};
+
+/// EVENT_DESCRIPTOR (SDK evntprov.h).
+struct event_descriptor {
+    std::uint16_t id = 0;
+    std::uint8_t version = 0;
+    std::uint8_t channel = 0;
+    std::uint8_t level = 0;
+    std::uint8_t opcode = 0;
+    std::uint16_t task = 0;
+    std::uint64_t keyword = 0;
+};
+
+/// MESSAGE_TRACE_HEADER's option flags (NTWMI TRACE_MESSAGE_*; evntrace.h).
+namespace message_flag {
+inline constexpr std::uint16_t sequence = 0x0001;
+inline constexpr std::uint16_t guid = 0x0002;
+inline constexpr std::uint16_t component_id = 0x0004;
+inline constexpr std::uint16_t timestamp = 0x0008;
+inline constexpr std::uint16_t performance_timestamp = 0x0010;
+inline constexpr std::uint16_t system_info = 0x0020;
+inline constexpr std::uint16_t pointer32 = 0x0040;
+inline constexpr std::uint16_t pointer64 = 0x0080;
+} // namespace message_flag
+
+/// One record of a buffer, decoded from its header: which kind, its size, its identity (a hook id, an
+/// event GUID + type, or a provider + EVENT_DESCRIPTOR), thread, process, timestamp, and its payload.
+/// A view: the bytes stay the caller's (or the reader's decompression storage).
+class record {
+public:
+    constexpr record() noexcept = default;
+
+    record_kind kind() const noexcept { return kind_; }
+    std::uint8_t header_type() const noexcept { return type_; }
+    /// The payload's pointer size: 4 for the *32 header types, 8 for the *64 ones (a 64-bit trace holds
+    /// 32-bit records of WOW64 processes; the file header's PointerSize is the session's default only).
+    std::uint8_t pointer_size() const noexcept { return pointer_size_; }
+    /// The whole record (its size field's bytes, not the padding to the next one).
+    bytes_view bytes() const noexcept { return bytes_; }
+    /// The payload (MOF data / user data), after the header and its extensions or extended items.
+    bytes_view payload() const noexcept { return bytes_.subspan(payload_offset_); }
+    /// The raw timestamp in the session's clock (trace::clock converts it); 0 for a message record
+    /// without TRACE_MESSAGE_TIMESTAMP.
+    std::uint64_t timestamp() const noexcept { return timestamp_; }
+    /// Thread and process from the header; no_id for perfinfo records (and messages without system info).
+    std::uint32_t thread_id() const noexcept { return thread_id_; }
+    std::uint32_t process_id() const noexcept { return process_id_; }
+
+    /// system, compact and perfinfo records carry a hook id: (group << 8) | type.
+    bool has_hook() const noexcept {
+        return kind_ == record_kind::system || kind_ == record_kind::compact || kind_ == record_kind::perfinfo;
+    }
+    hook_id hook() const noexcept { return hook_; }
+    /// The payload's version: the header's version byte (hook records, masked to 8 bits as the kernel
+    /// treats it), Class.Version (full, instance) or EVENT_DESCRIPTOR.Version (event).
+    std::uint16_t version() const noexcept { return version_; }
+
+    /// full and instance records: the event class GUID, Class.Type (the opcode) and Class.Level.
+    guid const& event_guid() const noexcept { return guid_; }
+    std::uint8_t opcode() const noexcept { return opcode_; }
+    std::uint8_t level() const noexcept { return level_; }
+
+    /// event records: the provider, the EVENT_DESCRIPTOR, EVENT_HEADER's Flags and EventProperty, the
+    /// activity id; kernel and user time (system, full and event records; 0 where the header has none).
+    guid const& provider_id() const noexcept { return guid_; }
+    event_descriptor const& descriptor() const noexcept { return descriptor_; }
+    std::uint16_t event_flags() const noexcept { return event_flags_; }
+    std::uint16_t event_property() const noexcept { return event_property_; }
+    guid activity_id() const noexcept { return kind_ == record_kind::event ? load_guid(0x40) : guid{}; }
+    std::uint32_t kernel_time() const noexcept { return kernel_time_; }
+    std::uint32_t user_time() const noexcept { return user_time_; }
+
+    /// instance records: InstanceId, ParentInstanceId, ParentGuid.
+    std::uint32_t instance_id() const noexcept { return kind_ == record_kind::instance ? load<std::uint32_t>(0x30) : 0; }
+    std::uint32_t parent_instance_id() const noexcept { return kind_ == record_kind::instance ? load<std::uint32_t>(0x34) : 0; }
+    guid parent_guid() const noexcept { return kind_ == record_kind::instance ? load_guid(0x38) : guid{}; }
+
+    /// perfinfo records: the PMC counter values after the header (in the order the counters were
+    /// configured), and the PEBS index when the header says one is there.
+    std::uint8_t pmc_count() const noexcept { return pmc_count_; }
+    std::uint64_t pmc(std::size_t i) const noexcept { return load<std::uint64_t>(0x10 + 8 * i); }
+    bool has_pebs() const noexcept { return has_pebs_; }
+    /// The PEBS index follows the PMC values (inferred: no public layout orders the two).
+    std::uint64_t pebs_index() const noexcept { return has_pebs_ ? load<std::uint64_t>(0x10 + 8 * std::size_t{pmc_count_}) : 0; }
+
+    /// message records: MessageNumber, the option flags, and the sequence / component id / GUID the flags
+    /// selected (0 / nil where absent).
+    std::uint16_t message_number() const noexcept { return kind_ == record_kind::message ? load<std::uint16_t>(4) : 0; }
+    std::uint16_t message_flags() const noexcept { return kind_ == record_kind::message ? load<std::uint16_t>(6) : 0; }
+    std::uint32_t message_sequence() const noexcept { return message_sequence_; }
+    std::uint32_t message_component_id() const noexcept { return message_component_; }
+
+    /// event records: the extended data items, in order (validated when the record was read).
+    class item_range;
+    item_range extended_items() const noexcept;
+    /// The first item of a type, if any.
+    bool find_item(std::uint16_t type, extended_item& out) const noexcept;
+
+private:
+    friend struct record_reader;
+    template <class T>
+    T load(std::size_t o) const noexcept { return etwctl::detail::load<T>(bytes_.data(), o); }
+    guid load_guid(std::size_t o) const noexcept {
+        guid g;
+        g.data1 = load<std::uint32_t>(o);
+        g.data2 = load<std::uint16_t>(o + 4);
+        g.data3 = load<std::uint16_t>(o + 6);
+        for (std::size_t i = 0; i < 8; ++i) g.data4[i] = std::to_integer<std::uint8_t>(bytes_[o + 8 + i]);
+        return g;
+    }
+
+    bytes_view bytes_{};
+    std::uint32_t payload_offset_ = 0;
+    std::uint64_t timestamp_ = 0;
+    std::uint32_t thread_id_ = no_id, process_id_ = no_id;
+    std::uint32_t kernel_time_ = 0, user_time_ = 0;
+    guid guid_{};
+    event_descriptor descriptor_{};
+    hook_id hook_{};
+    std::uint16_t version_ = 0;
+    std::uint16_t event_flags_ = 0, event_property_ = 0;
+    std::uint32_t message_sequence_ = 0, message_component_ = 0;
+    record_kind kind_ = record_kind::system;
+    std::uint8_t type_ = 0;
+    std::uint8_t pointer_size_ = 8;
+    std::uint8_t opcode_ = 0, level_ = 0;
+    std::uint8_t pmc_count_ = 0;
+    bool has_pebs_ = false;
+};
+
+/// The extended items of an event record, iterated in order (the chain was checked when the record was
+/// read, so iteration cannot leave the record).
+class record::item_range {
+public:
+    class iterator {
+    public:
+        using value_type = extended_item;
+        using difference_type = std::ptrdiff_t;
+        iterator() noexcept = default;
+        extended_item operator*() const noexcept {
+            auto const data_size = etwctl::detail::load<std::uint16_t>(rec_.data(), at_ + 6);
+            return {etwctl::detail::load<std::uint16_t>(rec_.data(), at_ + 2), rec_.subspan(at_ + 8, data_size)};
+        }
+        iterator& operator++() noexcept {
+            auto const linkage = etwctl::detail::load<std::uint16_t>(rec_.data(), at_ + 4);
+            auto const item_size = etwctl::detail::load<std::uint16_t>(rec_.data(), at_);
+            at_ = (linkage & 1U) != 0 ? at_ + ((std::size_t{item_size} + 7U) & ~std::size_t{7}) : end_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            auto t = *this;
+            ++*this;
+            return t;
+        }
+        friend bool operator==(iterator const& a, iterator const& b) noexcept { return a.at_ == b.at_; }
+
+    private:
+        friend class item_range;
+        iterator(bytes_view rec, std::size_t at, std::size_t end) noexcept : rec_(rec), at_(at), end_(end) {}
+        bytes_view rec_{};
+        std::size_t at_ = 0, end_ = 0;
+    };
+    iterator begin() const noexcept { return has_ ? iterator(rec_, 0x50, end_) : end(); }
+    iterator end() const noexcept { return iterator(rec_, end_, end_); }
+    bool empty() const noexcept { return !has_; }
+
+private:
+    friend class record;
+    item_range(bytes_view rec, bool has, std::size_t end) noexcept : rec_(rec), end_(end), has_(has) {}
+    bytes_view rec_{};
+    std::size_t end_ = 0;
+    bool has_ = false;
+};
+
+inline record::item_range record::extended_items() const noexcept {
+    bool const has = kind_ == record_kind::event && (event_flags_ & 0x0001U) != 0;
+    // the items end where the payload begins: iteration stops at the item without linkage and jumps there
+    return item_range(bytes_, has, payload_offset_);
+}
+
+inline bool record::find_item(std::uint16_t type, extended_item& out) const noexcept {
+    for (auto const item : extended_items())
+        if (item.type == type) {
+            out = item;
+            return true;
+        }
+    return false;
+}
+
+/// Reads one record at `at` of a buffer's data (`data` = the buffer from its first byte to its end of
+/// data): checks the header kind, the size, and everything the header points at, then fills `out`.
+/// Returns the fault (rule::ok and the offset of the next record on success: at + the size rounded up to
+/// 8). A record of size 0 or smaller than its header is a fault, never a loop.
+struct record_reader {
+    struct step {
+        rule what = rule::ok;
+        std::size_t next = 0;       ///< the next record's offset (success)
+        std::uint64_t value = 0;    ///< the value that broke the rule (failure)
+        std::uint64_t limit = 0;
+    };
+
+    static step read(bytes_view data, std::size_t at, record& out) noexcept {
+        auto const end = data.size();
+        if (at > end || end - at < 4) return {rule::trace_record_past_buffer, 0, 4, end - (std::min)(at, end)};
+        auto const* const p = data.data() + at;
+        auto const b2 = std::to_integer<std::uint8_t>(p[2]);
+        auto const b3 = std::to_integer<std::uint8_t>(p[3]);
+        std::size_t size = 0;
+        std::size_t fixed = 0;
+        out = record{};
+        if ((b3 & 0xC0U) == 0xC0U) {
+            out.type_ = b2;
+            switch (b2) {
+            case header_type::system32: case header_type::system64:
+                out.kind_ = record_kind::system, fixed = 0x20;
+                break;
+            case header_type::compact32: case header_type::compact64:
+                out.kind_ = record_kind::compact, fixed = 0x18;
+                break;
+            case header_type::perfinfo32: case header_type::perfinfo64:
+                out.kind_ = record_kind::perfinfo, fixed = 0x10;
+                break;
+            case header_type::full_header32: case header_type::full_header64:
+                out.kind_ = record_kind::full, fixed = 0x30;
+                break;
+            case header_type::instance32: case header_type::instance64:
+                out.kind_ = record_kind::instance, fixed = 0x48;
+                break;
+            case header_type::event_header32: case header_type::event_header64:
+                out.kind_ = record_kind::event, fixed = 0x50;
+                break;
+            default:
+                return {rule::trace_record_kind, 0, b2, 0};
+            }
+            bool const size_first = out.kind_ == record_kind::full || out.kind_ == record_kind::instance ||
+                                    out.kind_ == record_kind::event;
+            if (!size_first && end - at < 8) return {rule::trace_record_past_buffer, 0, 8, end - at};
+            size = etwctl::detail::load<std::uint16_t>(p, size_first ? 0 : 4);
+            out.pointer_size_ = (b2 == header_type::system32 || b2 == header_type::compact32 ||
+                                 b2 == header_type::perfinfo32 || b2 == header_type::full_header32 ||
+                                 b2 == header_type::instance32 || b2 == header_type::event_header32)
+                                    ? 4
+                                    : 8;
+        } else if ((b3 & 0xD0U) == 0x90U) {
+            // MESSAGE_TRACE_HEADER: TRACE_HEADER_FLAG | TRACE_MESSAGE without TRACE_HEADER_EVENT_TRACE
+            out.kind_ = record_kind::message, out.type_ = header_type::message, fixed = 8;
+            size = etwctl::detail::load<std::uint16_t>(p, 0);
+        } else {
+            return {rule::trace_record_kind, 0, b3, 0};
+        }
+        if (size < fixed) return {rule::trace_record_size, 0, size, fixed};
+        if (size > end - at) return {rule::trace_record_past_buffer, 0, size, end - at};
+        out.bytes_ = data.subspan(at, size);
+        std::size_t payload = fixed;
+
+        switch (out.kind_) {
+        case record_kind::system:
+        case record_kind::compact:
+            out.version_ = std::to_integer<std::uint8_t>(p[0]);
+            out.hook_ = hook_id(etwctl::detail::load<std::uint16_t>(p, 6));
+            out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
+            out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
+            out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
+            if (out.kind_ == record_kind::system) {
+                out.kernel_time_ = etwctl::detail::load<std::uint32_t>(p, 0x18);
+                out.user_time_ = etwctl::detail::load<std::uint32_t>(p, 0x1C);
+            }
+            break;
+        case record_kind::perfinfo: {
+            out.version_ = std::to_integer<std::uint8_t>(p[0]);
+            auto const ext = std::to_integer<std::uint8_t>(p[1]);
+            out.pmc_count_ = static_cast<std::uint8_t>(ext & 0x07U);
+            out.has_pebs_ = (ext & 0x80U) != 0;
+            out.hook_ = hook_id(etwctl::detail::load<std::uint16_t>(p, 6));
+            out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 8);
+            payload += 8U * (std::size_t{out.pmc_count_} + (out.has_pebs_ ? 1U : 0U));
+            if (payload > size) return {rule::trace_record_size, 0, size, payload};
+            break;
+        }
+        case record_kind::full:
+        case record_kind::instance:
+            out.opcode_ = std::to_integer<std::uint8_t>(p[4]);
+            out.level_ = std::to_integer<std::uint8_t>(p[5]);
+            out.version_ = etwctl::detail::load<std::uint16_t>(p, 6);
+            out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
+            out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
+            out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
+            out.guid_ = out.load_guid(0x18);
+            out.kernel_time_ = etwctl::detail::load<std::uint32_t>(p, 0x28);
+            out.user_time_ = etwctl::detail::load<std::uint32_t>(p, 0x2C);
+            break;
+        case record_kind::event: {
+            out.event_flags_ = etwctl::detail::load<std::uint16_t>(p, 4);
+            out.event_property_ = etwctl::detail::load<std::uint16_t>(p, 6);
+            out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
+            out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
+            out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
+            out.guid_ = out.load_guid(0x18);
+            out.descriptor_.id = etwctl::detail::load<std::uint16_t>(p, 0x28);
+            out.descriptor_.version = std::to_integer<std::uint8_t>(p[0x2A]);
+            out.descriptor_.channel = std::to_integer<std::uint8_t>(p[0x2B]);
+            out.descriptor_.level = std::to_integer<std::uint8_t>(p[0x2C]);
+            out.descriptor_.opcode = std::to_integer<std::uint8_t>(p[0x2D]);
+            out.descriptor_.task = etwctl::detail::load<std::uint16_t>(p, 0x2E);
+            out.descriptor_.keyword = etwctl::detail::load<std::uint64_t>(p, 0x30);
+            out.version_ = out.descriptor_.version;
+            out.opcode_ = out.descriptor_.opcode;
+            out.level_ = out.descriptor_.level;
+            out.kernel_time_ = etwctl::detail::load<std::uint32_t>(p, 0x38);
+            out.user_time_ = etwctl::detail::load<std::uint32_t>(p, 0x3C);
+            if ((out.event_flags_ & 0x0001U) != 0) {
+                // the items' chain: each 8-aligned, each inside the record, the last one without linkage
+                std::size_t item = 0x50;
+                for (;;) {
+                    if (size - item < 8) return {rule::trace_extended_item, item, size, item + 8};
+                    auto const item_size = etwctl::detail::load<std::uint16_t>(p, item);
+                    auto const data_size = etwctl::detail::load<std::uint16_t>(p, item + 6);
+                    auto const linkage = etwctl::detail::load<std::uint16_t>(p, item + 4);
+                    if (std::size_t{data_size} + 8U > item_size || item_size > size - item)
+                        return {rule::trace_extended_item, item, item_size, size - item};
+                    std::size_t const next = item + ((std::size_t{item_size} + 7U) & ~std::size_t{7});
+                    if ((linkage & 1U) == 0) {
+                        payload = (std::min)(next, size);
+                        break;
+                    }
+                    if (next >= size) return {rule::trace_extended_item, item, next, size};
+                    item = next;
+                }
+            }
+            break;
+        }
+        case record_kind::message: {
+            auto const flags = etwctl::detail::load<std::uint16_t>(p, 6);
+            std::size_t o = 8;
+            auto take = [&](std::size_t n) noexcept { // the optional fields, each present if its flag is set
+                std::size_t const at_field = o;
+                o += n;
+                return at_field;
+            };
+            std::size_t seq = 0, comp = 0, ts = 0, sys = 0;
+            if (flags & message_flag::sequence) seq = take(4);
+            if (flags & message_flag::component_id) comp = take(4);
+            else if (flags & message_flag::guid) take(16);
+            if (flags & message_flag::timestamp) ts = take(8);
+            if (flags & message_flag::system_info) sys = take(8);
+            if (o > size) return {rule::trace_record_size, 0, size, o};
+            if (seq) out.message_sequence_ = etwctl::detail::load<std::uint32_t>(p, seq);
+            if (comp) out.message_component_ = etwctl::detail::load<std::uint32_t>(p, comp);
+            else if (flags & message_flag::guid) out.guid_ = out.load_guid(8 + ((flags & message_flag::sequence) ? 4U : 0U));
+            if (ts) out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, ts);
+            if (sys) {
+                out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, sys);
+                out.process_id_ = etwctl::detail::load<std::uint32_t>(p, sys + 4);
+            }
+            out.pointer_size_ = (flags & message_flag::pointer32) ? 4 : 8;
+            payload = o;
+            break;
+        }
+        }
+        out.payload_offset_ = static_cast<std::uint32_t>(payload);
+        std::size_t const advance = (size + 7U) & ~std::size_t{7};
+        return {rule::ok, (std::min)(at + advance, end), 0, 0};
+    }
+};
+
+/// Whether `at` of a buffer's data marks its end: the data ends, or the rest is the 0xFF fill Windows
+/// leaves in a buffer's unused tail (a size field of 0xFFFF... is never a record; inferred from files).
+inline bool at_end_of_records(bytes_view data, std::size_t at) noexcept {
+    if (at >= data.size()) return true;
+    if (data.size() - at < 4) return false; // a fragment: record_reader reports it
+    return etwctl::detail::load<std::uint32_t>(data.data(), at) == 0xFFFFFFFFU;
+}
+
+} // namespace trace
+ETWCTL_END_NAMESPACE

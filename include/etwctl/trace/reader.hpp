@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: MIT
+// etwctl/trace/reader.hpp - an .etl file (or any run of ETW buffers) read in timestamp order, over the
+// caller's bytes and the caller's storage: no heap, no copy of an uncompressed buffer, no exceptions.
+//
+//   trace::trace_file   the file: its header buffer, the header event (TRACE_LOGFILE_HEADER), its clock
+//   trace::reader       the records of every buffer in timestamp order across processors, compressed
+//                       buffers decompressed into the caller's storage, lost data and faults reported
+//
+// How Windows lays a file out (Chappell, "WMI_BUFFER_HEADER", "TRACE_LOGFILE_HEADER"; Microsoft Learn,
+// "ProcessTrace" and "TRACE_LOGFILE_HEADER"): the file is a run of buffers, each BufferSize bytes from its
+// start; the first is the header buffer, whose first record is the header event. Every other buffer
+// belongs to one processor; SequenceNumber orders the buffers of a processor and is unique in the file,
+// so a missing number is a lost buffer. Records in a buffer are in timestamp order, so the trace in time
+// order is a k-way merge of the processors' streams, which is what ProcessTrace does ("attempts" time
+// order: equal timestamps on different processors have no defined order; here the lower processor
+// index goes first). File order is not time order (buffers of processors interleave as they were
+// flushed, and circular files wrap): the reader indexes the buffers first (72 bytes read per buffer),
+// then reads each processor's buffers in sequence order, one at a time.
+//
+// Clock (TRACE_LOGFILE_HEADER.ReservedFlags, Microsoft Learn "WNODE_HEADER" ClientContext): 1 QPC
+// (ticks of PerfFreq), 2 system time (100 ns), 3 CPU cycles (CpuSpeedInMHz per microsecond); every
+// timestamp of a file is the session's raw clock, and the header event's own timestamp is the session's
+// start (StartTime as a FILETIME): time = StartTime + (timestamp - header timestamp) x scale. (Inferred
+// from the readers that reproduce Windows' decoders to the microsecond on the committed real traces.)
+// Clock 0 ("raw") has no documented unit: its times are given as raw ticks (trace::clock::convertible()
+// is false), never guessed.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <span>
+
+#include "etwctl/config.hpp"
+#include "etwctl/detail/bytes.hpp"
+#include "etwctl/error.hpp"
+#include "etwctl/trace/format.hpp"
+#include "etwctl/trace/kernel_events.hpp"
+#include "etwctl/trace/lz77.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace trace {
+
+// ---- time ----------------------------------------------------------------------------------------------
+
+/// The trace's own clock: a time point is the time since the session started (the header event), in
+/// nanoseconds. trace::clock::to_filetime gives UTC.
+struct trace_clock {
+    using rep = std::int64_t;
+    using period = std::nano;
+    using duration = std::chrono::duration<rep, period>;
+    using time_point = std::chrono::time_point<trace_clock, duration>;
+    static constexpr bool is_steady = true;
+};
+using trace_time = trace_clock::time_point;
+
+/// Converts a file's raw timestamps (what record::timestamp() returns) to trace_time and to FILETIME.
+class clock {
+public:
+    constexpr clock() noexcept = default;
+    /// From the header event: its clock type, PerfFreq, CpuSpeedInMHz, StartTime and its own timestamp.
+    constexpr clock(trace::clock_type type, std::uint64_t perf_freq, std::uint32_t cpu_mhz, std::uint64_t start_filetime,
+                    std::uint64_t header_timestamp) noexcept
+        : type_(type), start_filetime_(start_filetime), origin_(header_timestamp) {
+        switch (type) {
+        case trace::clock_type::qpc: ticks_per_second_ = perf_freq; break;
+        case trace::clock_type::system_time: ticks_per_second_ = 10'000'000; break;
+        case trace::clock_type::cpu_cycle: ticks_per_second_ = std::uint64_t{cpu_mhz} * 1'000'000U; break;
+        default: ticks_per_second_ = 0; break;
+        }
+    }
+    constexpr trace::clock_type type() const noexcept { return type_; }
+    /// Whether raw timestamps convert to time: a known clock with a non-zero rate.
+    constexpr bool convertible() const noexcept { return ticks_per_second_ != 0; }
+    constexpr std::uint64_t ticks_per_second() const noexcept { return ticks_per_second_; }
+    /// The raw timestamp of the session's start (the header event's).
+    constexpr std::uint64_t origin() const noexcept { return origin_; }
+    constexpr std::uint64_t start_filetime() const noexcept { return start_filetime_; }
+
+    /// Time since the start; before the start (a rundown event stamped earlier) it is negative. For a clock
+    /// that does not convert, the raw tick difference (as nanoseconds: say so where it is shown).
+    constexpr trace_time time(std::uint64_t raw) const noexcept {
+        bool const before = raw < origin_;
+        std::uint64_t const delta = before ? origin_ - raw : raw - origin_;
+        std::uint64_t const ns = to_ns(delta);
+        auto const v = static_cast<std::int64_t>((std::min)(ns, std::uint64_t{INT64_MAX}));
+        return trace_time(trace_clock::duration(before ? -v : v));
+    }
+    /// FILETIME (100 ns since 1601, UTC) of a raw timestamp; 0 when the clock does not convert.
+    constexpr std::uint64_t to_filetime(std::uint64_t raw) const noexcept {
+        if (!convertible()) return 0;
+        auto const t = time(raw).time_since_epoch().count();
+        auto const hundreds = t / 100;
+        return hundreds < 0 ? start_filetime_ - static_cast<std::uint64_t>(-hundreds) : start_filetime_ + static_cast<std::uint64_t>(hundreds);
+    }
+
+private:
+    /// ticks -> ns without overflow for any tick count below 2^64 and rates up to 1.8e10 per second.
+    constexpr std::uint64_t to_ns(std::uint64_t ticks) const noexcept {
+        if (ticks_per_second_ == 0) return ticks;
+        std::uint64_t const whole = ticks / ticks_per_second_;
+        std::uint64_t const part = ticks % ticks_per_second_;
+        if (whole > UINT64_MAX / 1'000'000'000U) return UINT64_MAX;
+        return whole * 1'000'000'000U + part * 1'000'000'000U / ticks_per_second_;
+    }
+    trace::clock_type type_ = trace::clock_type::raw;
+    std::uint64_t ticks_per_second_ = 0;
+    std::uint64_t start_filetime_ = 0;
+    std::uint64_t origin_ = 0;
+};
+
+// ---- the file ------------------------------------------------------------------------------------------
+
+/// An .etl file (or a run of buffers that starts with a header buffer), over the caller's bytes.
+class trace_file {
+public:
+    trace_file() noexcept = default;
+
+    /// Checks the header buffer and the header event. A failure names its rule and offset in `why`, and
+    /// the error code's describe() text.
+    static result<trace_file> open(bytes_view file, fault* why = nullptr) noexcept {
+        trace_file f;
+        fault const bad = f.init(file);
+        if (why) *why = bad;
+        if (bad) {
+            char const* const text = "trace: {name}, at file offset {hex}";
+            return etwctl::detail::fail(bad.code(), text, info(bad.what).text, bad.file_offset + bad.offset);
+        }
+        return f;
+    }
+
+    bytes_view bytes() const noexcept { return file_; }
+    /// The header event's payload (TRACE_LOGFILE_HEADER in the session's pointer size + the two names).
+    logfile_header const& header() const noexcept { return header_; }
+    /// The header event's record (its thread, process and raw timestamp).
+    record const& header_record() const noexcept { return header_record_; }
+    trace::clock const& clock() const noexcept { return clock_; }
+    /// The session's pointer size (the header's PointerSize); each record has its own (record::pointer_size).
+    std::uint8_t pointer_size() const noexcept { return static_cast<std::uint8_t>(header_.pointer_size()); }
+    /// EVENT_TRACE_COMPRESSED_MODE (0x04000000) in the header's LogFileMode.
+    bool compressed_mode() const noexcept { return (header_.log_file_mode() & 0x04000000U) != 0; }
+
+private:
+    fault init(bytes_view file) noexcept {
+        file_ = file;
+        if (!buffer_header::fits(file, 0)) return {rule::trace_file_too_small, 0, 0, file.size(), buffer_header_size};
+        buffer_header const b(file);
+        if (b.buffer_size() < buffer_header_size || b.buffer_size() > file.size())
+            return {rule::trace_buffer_size, 0, 0, b.buffer_size(), file.size()};
+        if (b.compressed()) return {rule::trace_header_event, 0, 0x34, b.flags(), 0}; // never compressed (inferred)
+        auto const end = b.data_end();
+        if (end < buffer_header_size || end > b.buffer_size()) return {rule::trace_buffer_filled, 0, 0x30, end, b.buffer_size()};
+        auto const data = file.first(end);
+        auto const step = record_reader::read(data, buffer_header_size, header_record_);
+        if (step.what != rule::ok) return {step.what, 0, static_cast<std::uint32_t>(buffer_header_size), step.value, step.limit};
+        if (header_record_.kind() != record_kind::system || header_record_.hook().value != 0)
+            return {rule::trace_header_event, 0, static_cast<std::uint32_t>(buffer_header_size), header_record_.hook().value, 0};
+        payload_ref const payload{header_record_.payload(), static_cast<std::uint8_t>(header_record_.version()),
+                                  header_record_.pointer_size()};
+        if (logfile_header::check(payload) != layout_fault::none)
+            return {rule::trace_header_event, 0, static_cast<std::uint32_t>(buffer_header_size), header_record_.payload().size(), 0};
+        header_ = logfile_header(payload);
+        clock_ = trace::clock(header_.clock_type(), header_.perf_freq(), header_.cpu_speed_mhz(), header_.start_time(),
+                              header_record_.timestamp());
+        return {};
+    }
+
+    bytes_view file_{};
+    record header_record_{};
+    logfile_header header_{};
+    trace::clock clock_{};
+};
+
+// ---- what was lost -------------------------------------------------------------------------------------
+
+/// Lost data, never silent: what the session recorded as lost and what the reader found missing or could
+/// not read.
+struct loss_report {
+    std::uint32_t header_events_lost = 0;   ///< TRACE_LOGFILE_HEADER.EventsLost
+    std::uint32_t header_buffers_lost = 0;  ///< TRACE_LOGFILE_HEADER.BuffersLost
+    std::uint32_t buffers_events_lost = 0;  ///< buffers flagged EVENTS_LOST (0x0002)
+    std::uint32_t buffers_buffer_lost = 0;  ///< buffers flagged BUFFER_LOST (0x0004)
+    std::uint64_t sequence_gaps = 0;        ///< sequence numbers missing between a file's buffers
+    std::uint32_t buffers_unreadable = 0;   ///< buffers skipped whole (bad size, bad compressed stream)
+    std::uint32_t buffers_cut = 0;          ///< buffers whose records ended at a fault (the rest skipped)
+    std::uint64_t bytes_skipped = 0;        ///< bytes not read because of faults (file tail included)
+    std::uint64_t faults = 0;               ///< faults met (the reader's first_fault() is the first)
+
+    /// Whether anything was lost or skipped.
+    constexpr bool any() const noexcept {
+        return header_events_lost || header_buffers_lost || buffers_events_lost || buffers_buffer_lost || sequence_gaps ||
+               buffers_unreadable || buffers_cut || bytes_skipped || faults;
+    }
+};
+
+// ---- the reader ----------------------------------------------------------------------------------------
+
+/// One record as the reader delivers it: the record, the processor whose buffer held it, and where.
+struct event_ref {
+    record rec{};
+    std::uint16_t processor = 0;
+    std::uint64_t buffer_offset = 0; ///< file offset of the buffer that held it
+    std::uint32_t stream = 0;        ///< the reader's stream (0: the header buffer)
+};
+
+/// What the reader does with faults besides counting them: a function called with each (optional).
+struct reader_options {
+    void (*on_fault)(fault const&, void* context) noexcept = nullptr;
+    void* fault_context = nullptr;
+};
+
+/// The records of a trace_file in timestamp order. Storage: reader::storage_size(file) bytes, given by the
+/// caller (any alignment; suitably aligned inside). A record's bytes stay valid until three more buffers
+/// of its processor have been read (stream_slots - 1): at least until the next call to next(), and long
+/// enough for the stack records that follow an event (a dispatcher looks ahead on the same processor).
+class reader {
+public:
+    /// Decompression slots per processor stream (the current buffer and the ones a look-ahead reaches).
+    static constexpr std::size_t stream_slots = 4;
+
+    /// Bytes of storage the reader needs for `file` (one pass over the buffers' headers).
+    static std::size_t storage_size(trace_file const& file) noexcept {
+        auto const c = census(file);
+        return layout(c).total;
+    }
+
+    reader(trace_file const& file, std::span<std::byte> storage, reader_options options = {}) noexcept
+        : file_(file), options_(options) {
+        losses_.header_events_lost = file.header().events_lost();
+        losses_.header_buffers_lost = file.header().buffers_lost();
+        auto const c = census(file);
+        auto const l = layout(c);
+        // align the storage's start for the index entries
+        auto const base = reinterpret_cast<std::uintptr_t>(storage.data());
+        std::size_t const pad = (alignof(std::max_align_t) - base % alignof(std::max_align_t)) % alignof(std::max_align_t);
+        if (storage.size() < l.total || storage.size() - l.total < pad - (pad > 0 ? pad : 0) + pad) {
+            init_fault_ = {rule::trace_storage_too_small, 0, 0, storage.size(), l.total};
+            report(init_fault_);
+            return;
+        }
+        auto* const at = storage.data() + pad;
+        entries_ = {std::launder(reinterpret_cast<entry*>(new (at + l.entries) entry[c.buffers])), c.buffers};
+        streams_ = {std::launder(reinterpret_cast<stream*>(new (at + l.streams) stream[c.streams])), c.streams};
+        heap_ = {std::launder(reinterpret_cast<std::uint32_t*>(new (at + l.heap) std::uint32_t[c.streams])), c.streams};
+        slots_ = std::span<std::byte>(at + l.slots, l.total - l.slots - pad);
+        slot_size_ = c.max_decompressed;
+        index();
+        start();
+    }
+
+    /// Why the reader could not start (storage too small), or rule::ok.
+    fault const& init_fault() const noexcept { return init_fault_; }
+    /// The next record in timestamp order (the header buffer's records first); false at the end.
+    bool next(event_ref& out) noexcept {
+        if (heap_size_ == 0) return false;
+        auto const s = heap_[0];
+        out = streams_[s].head;
+        advance(s);
+        sift_down(0);
+        return true;
+    }
+    /// The record that comes next on `stream` (the same processor), without consuming it: a dispatcher
+    /// attaches the stack records that follow an event on its processor. False when the stream ended.
+    bool peek(std::uint32_t stream_index, event_ref const*& out) const noexcept {
+        if (stream_index >= streams_.size() || !streams_[stream_index].live) return false;
+        out = &streams_[stream_index].head;
+        return true;
+    }
+    /// Consumes the head of `stream` (what peek showed), keeping the merge in order.
+    void take(std::uint32_t stream_index) noexcept {
+        if (stream_index >= streams_.size() || !streams_[stream_index].live) return;
+        advance(stream_index);
+        // the stream's key grew (or it ended): restore the heap from its position
+        for (std::size_t i = 0; i < heap_size_; ++i)
+            if (heap_[i] == stream_index) {
+                sift_down(i);
+                return;
+            }
+    }
+
+    trace_file const& file() const noexcept { return file_; }
+    loss_report const& losses() const noexcept { return losses_; }
+    fault const& first_fault() const noexcept { return first_fault_; }
+    /// Buffers indexed (the header buffer included) and processor streams.
+    std::size_t buffer_count() const noexcept { return entries_.size(); }
+    std::size_t stream_count() const noexcept { return streams_.size(); }
+    /// The processor of a stream.
+    std::uint16_t stream_processor(std::uint32_t s) const noexcept { return s < streams_.size() ? streams_[s].processor : 0; }
+
+private:
+    struct entry {
+        std::uint64_t offset = 0;
+        std::uint64_t sequence = 0;
+        std::uint32_t size = 0;
+        std::uint16_t processor = 0;
+        bool header = false;
+    };
+    struct stream {
+        event_ref head{};
+        bytes_view data{};        // the current buffer from its start to its end of data
+        std::size_t at = 0;        // the next record's offset in data
+        std::size_t first = 0, last = 0, current = 0; // its entries [first, last), the one being read
+        std::size_t slot = 0;      // the decompression slot in use
+        std::uint16_t processor = 0;
+        bool live = false;
+    };
+    struct counts {
+        std::size_t buffers = 0;
+        std::size_t streams = 1; // the header buffer's own
+        std::size_t max_decompressed = 0;
+    };
+    struct offsets {
+        std::size_t entries = 0, streams = 0, heap = 0, slots = 0, total = 0;
+    };
+
+    /// The next buffer's offset after the one at `offset`, or the end (the chain cannot be followed past a
+    /// size that is not a buffer's: for an uncompressed file the header's BufferSize resynchronises).
+    static std::uint64_t next_buffer(trace_file const& f, std::uint64_t offset, bool& ok) noexcept {
+        auto const file = f.bytes();
+        buffer_header const b(file.subspan(offset));
+        ok = b.buffer_size() >= buffer_header_size && b.buffer_size() <= file.size() - offset;
+        if (ok) return offset + b.buffer_size();
+        auto const fixed = f.header().buffer_size();
+        if (!f.compressed_mode() && fixed >= buffer_header_size && fixed <= file.size() - offset) return offset + fixed;
+        return file.size();
+    }
+
+    static counts census(trace_file const& f) noexcept {
+        counts c;
+        auto const file = f.bytes();
+        std::uint32_t seen[2048 / 32] = {};
+        for (std::uint64_t o = 0; buffer_header::fits(file, o);) {
+            bool ok = false;
+            auto const next = next_buffer(f, o, ok);
+            if (ok) {
+                buffer_header const b(file.subspan(o));
+                ++c.buffers;
+                if (o != 0) {
+                    auto const p = b.processor();
+                    if ((seen[p / 32] & (1U << (p % 32))) == 0) seen[p / 32] |= 1U << (p % 32), ++c.streams;
+                    if (b.compressed()) c.max_decompressed = (std::max)(c.max_decompressed, std::size_t{b.saved_offset()});
+                }
+            }
+            o = next;
+        }
+        return c;
+    }
+    static offsets layout(counts const& c) noexcept {
+        offsets l;
+        auto align = [](std::size_t v) { return (v + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) * alignof(std::max_align_t); };
+        l.entries = 0;
+        l.streams = align(l.entries + c.buffers * sizeof(entry));
+        l.heap = align(l.streams + c.streams * sizeof(stream));
+        l.slots = align(l.heap + c.streams * sizeof(std::uint32_t));
+        l.total = l.slots + c.streams * stream_slots * c.max_decompressed + alignof(std::max_align_t);
+        return l;
+    }
+
+    void report(fault const& f) noexcept {
+        if (losses_.faults++ == 0) first_fault_ = f;
+        if (options_.on_fault) options_.on_fault(f, options_.fault_context);
+    }
+
+    /// Fills the index, checks every buffer's header, counts the flagged and the missing buffers, and
+    /// orders the entries by (stream, sequence).
+    void index() noexcept {
+        auto const file = file_.bytes();
+        std::size_t n = 0;
+        std::uint64_t o = 0;
+        for (; buffer_header::fits(file, o);) {
+            bool ok = false;
+            auto const next = next_buffer(file_, o, ok);
+            if (!ok) {
+                buffer_header const b(file.subspan(o));
+                report({rule::trace_buffer_size, o, 0, b.buffer_size(), file.size() - o});
+                ++losses_.buffers_unreadable;
+                losses_.bytes_skipped += next - o;
+            } else if (n < entries_.size()) {
+                buffer_header const b(file.subspan(o));
+                entries_[n++] = {o, b.sequence_number(), b.buffer_size(), b.processor(), o == 0};
+                if (b.flags() & buffer_flag::events_lost) ++losses_.buffers_events_lost;
+                if (b.flags() & buffer_flag::buffer_lost) ++losses_.buffers_buffer_lost;
+            }
+            o = next;
+        }
+        if (o < file.size()) { // a truncated last buffer: less than a header left
+            report({rule::trace_file_too_small, o, 0, file.size() - o, buffer_header_size});
+            losses_.bytes_skipped += file.size() - o;
+        }
+        entries_ = entries_.first(n);
+        // sequence gaps: over every buffer of the file but the header buffer (relogged files number theirs apart)
+        auto const rest = n > 0 ? entries_.subspan(1) : entries_;
+        std::sort(rest.begin(), rest.end(), [](entry const& a, entry const& b) { return a.sequence < b.sequence; });
+        for (std::size_t i = 1; i < rest.size(); ++i)
+            if (rest[i].sequence > rest[i - 1].sequence + 1) losses_.sequence_gaps += rest[i].sequence - rest[i - 1].sequence - 1;
+        std::stable_sort(rest.begin(), rest.end(), [](entry const& a, entry const& b) { return a.processor < b.processor; });
+        // streams: 0 = the header buffer, then one per processor
+        std::size_t s = 0;
+        if (n > 0) streams_[s++] = make_stream(0, 1, 0);
+        for (std::size_t i = 1; i < n;) {
+            std::size_t j = i;
+            while (j < n && entries_[j].processor == entries_[i].processor) ++j;
+            if (s < streams_.size()) streams_[s++] = make_stream(i, j, entries_[i].processor);
+            i = j;
+        }
+        streams_ = streams_.first(s);
+    }
+    stream make_stream(std::size_t first, std::size_t last, std::uint16_t processor) const noexcept {
+        stream st;
+        st.first = first, st.last = last, st.current = first, st.processor = processor;
+        return st;
+    }
+
+    void start() noexcept {
+        heap_size_ = 0;
+        for (std::uint32_t s = 0; s < streams_.size(); ++s) {
+            auto& st = streams_[s];
+            st.live = load(s, st.first) && fetch(s);
+            if (st.live) heap_[heap_size_++] = s;
+        }
+        for (std::size_t i = heap_size_; i-- > 0;) sift_down(i);
+    }
+
+    /// Makes entry `e` the current buffer of stream `s`: checks its data end, decompresses it into the
+    /// stream's next slot when compressed. False (after reporting) when the buffer cannot be read.
+    bool load(std::uint32_t s, std::size_t e) noexcept {
+        auto& st = streams_[s];
+        auto const& en = entries_[e];
+        st.current = e;
+        st.at = buffer_header_size;
+        auto const raw = file_.bytes().subspan(en.offset, en.size);
+        buffer_header const b(raw);
+        auto const end = b.data_end();
+        if (!b.compressed()) {
+            if (end < buffer_header_size || end > en.size) {
+                report({rule::trace_buffer_filled, en.offset, 0x30, end, en.size});
+                ++losses_.buffers_unreadable;
+                losses_.bytes_skipped += en.size;
+                return false;
+            }
+            st.data = raw.first(end);
+            return true;
+        }
+        if (end < buffer_header_size || end - buffer_header_size + buffer_header_size > slot_size_) {
+            report({rule::trace_buffer_filled, en.offset, 0x04, end, slot_size_});
+            ++losses_.buffers_unreadable;
+            losses_.bytes_skipped += en.size;
+            return false;
+        }
+        st.slot = (st.slot + 1) % stream_slots;
+        auto const slot = slots_.subspan((std::size_t{s} * stream_slots + st.slot) * slot_size_, slot_size_);
+        // the decompressed buffer keeps the header in front, so offsets read the same as in a plain buffer
+        std::copy_n(raw.data(), buffer_header_size, slot.data());
+        auto const want = std::size_t{end} - buffer_header_size;
+        auto const r = decompress_plain_lz77(raw.subspan(buffer_header_size), slot.subspan(buffer_header_size, want));
+        if (!r || r.written != want) {
+            rule const why = !r ? r.error : rule::trace_compressed_size;
+            report({why, en.offset, static_cast<std::uint32_t>(buffer_header_size + r.input_offset), r.written, want});
+            ++losses_.buffers_unreadable;
+            losses_.bytes_skipped += en.size;
+            return false;
+        }
+        st.data = slot.first(end);
+        return true;
+    }
+
+    /// Reads the stream's next record into its head, moving to its next readable buffer as needed.
+    /// False when the stream has no more records.
+    bool fetch(std::uint32_t s) noexcept {
+        auto& st = streams_[s];
+        for (;;) {
+            if (!at_end_of_records(st.data, st.at)) {
+                auto const step = record_reader::read(st.data, st.at, st.head.rec);
+                if (step.what == rule::ok) {
+                    st.head.processor = st.processor;
+                    st.head.buffer_offset = entries_[st.current].offset;
+                    st.head.stream = s;
+                    st.at = step.next;
+                    return true;
+                }
+                report({step.what, entries_[st.current].offset, static_cast<std::uint32_t>(st.at), step.value, step.limit});
+                ++losses_.buffers_cut;
+                losses_.bytes_skipped += st.data.size() - st.at;
+            }
+            // the next buffer of this stream that can be read
+            bool loaded = false;
+            while (!loaded && st.current + 1 < st.last) loaded = load(s, st.current + 1);
+            if (!loaded) return false;
+        }
+    }
+
+    void advance(std::uint32_t s) noexcept {
+        auto& st = streams_[s];
+        st.live = fetch(s);
+        if (!st.live) { // drop it from the heap: swap with the last
+            for (std::size_t i = 0; i < heap_size_; ++i)
+                if (heap_[i] == s) {
+                    heap_[i] = heap_[--heap_size_];
+                    if (i < heap_size_) {
+                        sift_down(i);
+                        sift_up(i);
+                    }
+                    return;
+                }
+        }
+    }
+
+    /// Merge order: the header buffer's stream first, then the earliest timestamp, then the lower stream.
+    bool before(std::uint32_t a, std::uint32_t b) const noexcept {
+        if ((a == 0) != (b == 0)) return a == 0;
+        auto const ta = streams_[a].head.rec.timestamp(), tb = streams_[b].head.rec.timestamp();
+        return ta != tb ? ta < tb : a < b;
+    }
+    void sift_down(std::size_t i) noexcept {
+        for (;;) {
+            std::size_t best = i;
+            std::size_t const l = 2 * i + 1, r = l + 1;
+            if (l < heap_size_ && before(heap_[l], heap_[best])) best = l;
+            if (r < heap_size_ && before(heap_[r], heap_[best])) best = r;
+            if (best == i) return;
+            std::swap(heap_[i], heap_[best]);
+            i = best;
+        }
+    }
+    void sift_up(std::size_t i) noexcept {
+        while (i > 0) {
+            std::size_t const parent = (i - 1) / 2;
+            if (!before(heap_[i], heap_[parent])) return;
+            std::swap(heap_[i], heap_[parent]);
+            i = parent;
+        }
+    }
+
+    trace_file file_;
+    reader_options options_{};
+    std::span<entry> entries_{};
+    std::span<stream> streams_{};
+    std::span<std::uint32_t> heap_{};
+    std::size_t heap_size_ = 0;
+    std::span<std::byte> slots_{};
+    std::size_t slot_size_ = 0;
+    loss_report losses_{};
+    fault first_fault_{};
+    fault init_fault_{};
+};
+
+} // namespace trace
+ETWCTL_END_NAMESPACE
