@@ -276,35 +276,44 @@ public:
 
 private:
     /// Takes the StackWalk records and key references that follow `e` on its processor and name its
-    /// timestamp (at most stack_view::max_parts).
+    /// timestamp and thread (at most stack_view::max_parts, within reader::max_look_ahead records: a
+    /// stack-cache eviction or another event may come between an event and its stack, or between its
+    /// kernel and its user part).
     void attach(event& e) noexcept {
-        auto const ts = e.ref_.rec.timestamp();
-        auto const tid = e.ref_.rec.thread_id();
-        for (std::size_t parts = 0; parts < stack_view::max_parts; ++parts) {
-            event_ref const* next = nullptr;
-            if (!reader_->peek(e.ref_.stream, next)) return;
-            auto const& n = next->rec;
-            if (!n.has_hook()) return;
-            auto const h = n.hook();
-            auto const payload = n.payload();
-            if (payload.size() < 0x10 || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != ts) return;
-            auto const stack_thread = etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C);
-            if (tid != no_id && tid != stack_thread) return;
-            auto const p = n.pointer_size();
+        auto const& rec = e.ref_.rec;
+        auto const ts = rec.timestamp();
+        std::uint32_t tid = rec.thread_id();
+        if (tid == no_id && rec.hook() == hook_id{0x0F2E} && rec.payload().size() >= std::size_t{rec.pointer_size()} + 4U)
+            tid = etwctl::detail::load<std::uint32_t>(rec.payload().data(), rec.pointer_size()); // SampledProfile.ThreadId
+        reader::ahead window[reader::max_look_ahead + 1];
+        std::size_t const n = reader_->look_ahead(e.ref_.stream, window);
+        std::size_t parts = 0;
+        bool took_head = false;
+        for (std::size_t i = 0; i < n && parts < stack_view::max_parts; ++i) {
+            auto const& c = window[i].ref.rec;
+            if (!c.has_hook()) continue;
+            auto const h = c.hook();
+            if (h != stack_walk_hook && h != stack_key_kernel_hook && h != stack_key_user_hook) continue;
+            auto const payload = c.payload();
+            if (payload.size() < 0x10 || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != ts) continue;
+            if (tid != no_id && tid != etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C)) continue;
+            auto const p = c.pointer_size();
             if (h == stack_walk_hook) {
                 e.stack_.add(payload.subspan(0x10, (payload.size() - 0x10) / p * p), p);
-            } else if (h == stack_key_kernel_hook || h == stack_key_user_hook) {
-                if (payload.size() < 0x10U + p) return;
+            } else {
+                if (payload.size() < 0x10U + p) continue;
                 std::uint64_t const key = p == 4 ? etwctl::detail::load<std::uint32_t>(payload.data(), 0x10) : etwctl::detail::load<std::uint64_t>(payload.data(), 0x10);
                 std::optional<stack_view::part> found;
-                if (cache_) found = cache_->find(key, h == stack_key_kernel_hook, n.timestamp());
+                if (cache_) found = cache_->find(key, h == stack_key_kernel_hook, c.timestamp());
                 if (found) e.stack_.add(found->frames, found->pointer_size, true);
                 else e.stack_.add_unresolved();
-            } else {
-                return;
             }
-            reader_->take(e.ref_.stream);
+            ++parts;
+            // records after the head are marked first: taking the head moves the stream (and its buffer)
+            if (window[i].offset == 0) took_head = true;
+            else reader_->take(e.ref_.stream, window[i]);
         }
+        if (took_head) reader_->take(e.ref_.stream, window[0]);
     }
 
     reader* reader_;

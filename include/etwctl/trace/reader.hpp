@@ -219,6 +219,8 @@ class reader {
 public:
     /// Decompression slots per processor stream (the current buffer and the ones a look-ahead reaches).
     static constexpr std::size_t stream_slots = 4;
+    /// How many records after a stream's head look_ahead reaches.
+    static constexpr std::size_t max_look_ahead = 8;
 
     /// Bytes of storage the reader needs for `file` (one pass over the buffers' headers).
     static std::size_t storage_size(trace_file const& file) noexcept {
@@ -261,16 +263,40 @@ public:
         sift_down(0);
         return true;
     }
-    /// The record that comes next on `stream` (the same processor), without consuming it: a dispatcher
-    /// attaches the stack records that follow an event on its processor. False when the stream ended.
-    bool peek(std::uint32_t stream_index, event_ref const*& out) const noexcept {
-        if (stream_index >= streams_.size() || !streams_[stream_index].live) return false;
-        out = &streams_[stream_index].head;
-        return true;
+    /// A record of the look-ahead: the record, and where it is in its stream's current buffer.
+    struct ahead {
+        event_ref ref{};
+        std::size_t offset = 0; ///< 0 for the stream's head
+    };
+    /// The records that come next on `stream` (the same processor) without consuming them: the head, then
+    /// the records after it in the same buffer, up to out.size() (at most max_look_ahead + 1). A
+    /// dispatcher attaches to an event the stack records that follow it on its processor: the kernel may
+    /// log a stack-cache eviction or another event between an event and its stack.
+    std::size_t look_ahead(std::uint32_t stream_index, std::span<ahead> out) noexcept {
+        if (stream_index >= streams_.size() || !streams_[stream_index].live || out.empty()) return 0;
+        auto& st = streams_[stream_index];
+        out[0] = {st.head, 0};
+        std::size_t n = 1;
+        for (std::size_t at = st.at; n < out.size() && n <= max_look_ahead && !at_end_of_records(st.data, at);) {
+            record rec;
+            auto const step = record_reader::read(st.data, at, rec);
+            if (step.what != rule::ok) break; // the fault is reported when the stream gets there
+            bool skip = false;
+            for (std::size_t i = 0; i < st.taken_count; ++i) skip = skip || st.taken[i] == at;
+            if (!skip) out[n++] = {{rec, st.processor, entries_[st.current].offset, stream_index}, at};
+            at = step.next;
+        }
+        return n;
     }
-    /// Consumes the head of `stream` (what peek showed), keeping the merge in order.
-    void take(std::uint32_t stream_index) noexcept {
+    /// Consumes a record look_ahead returned (the head, or one after it: that one is skipped when the
+    /// stream reaches it), keeping the merge in order. Take records in the order look_ahead gave them.
+    void take(std::uint32_t stream_index, ahead const& a) noexcept {
         if (stream_index >= streams_.size() || !streams_[stream_index].live) return;
+        auto& st = streams_[stream_index];
+        if (a.offset != 0) {
+            if (st.taken_count < max_look_ahead) st.taken[st.taken_count++] = static_cast<std::uint32_t>(a.offset);
+            return;
+        }
         advance(stream_index);
         // the stream's key grew (or it ended): restore the heap from its position
         for (std::size_t i = 0; i < heap_size_; ++i)
@@ -303,6 +329,8 @@ private:
         std::size_t at = 0;        // the next record's offset in data
         std::size_t first = 0, last = 0, current = 0; // its entries [first, last), the one being read
         std::size_t slot = 0;      // the decompression slot in use
+        std::uint32_t taken[max_look_ahead] = {}; // offsets in data of records taken out of order (look_ahead)
+        std::uint8_t taken_count = 0;
         std::uint16_t processor = 0;
         bool live = false;
     };
@@ -430,6 +458,7 @@ private:
         auto const& en = entries_[e];
         st.current = e;
         st.at = buffer_header_size;
+        st.taken_count = 0;
         auto const raw = file_.bytes().subspan(en.offset, en.size);
         buffer_header const b(raw);
         auto const end = b.data_end();
@@ -474,6 +503,10 @@ private:
             if (!at_end_of_records(st.data, st.at)) {
                 auto const step = record_reader::read(st.data, st.at, st.head.rec);
                 if (step.what == rule::ok) {
+                    if (was_taken(st, st.at)) { // handed out already, with the event it belongs to
+                        st.at = step.next;
+                        continue;
+                    }
                     st.head.processor = st.processor;
                     st.head.buffer_offset = entries_[st.current].offset;
                     st.head.stream = s;
@@ -489,6 +522,15 @@ private:
             while (!loaded && st.current + 1 < st.last) loaded = load(s, st.current + 1);
             if (!loaded) return false;
         }
+    }
+
+    static bool was_taken(stream& st, std::size_t at) noexcept {
+        for (std::size_t i = 0; i < st.taken_count; ++i)
+            if (st.taken[i] == at) {
+                st.taken[i] = st.taken[--st.taken_count];
+                return true;
+            }
+        return false;
     }
 
     void advance(std::uint32_t s) noexcept {
