@@ -27,7 +27,8 @@
 //    (distance 1, length 10 = ten more copies of the last byte). It is defined as a front-to-back copy.
 //  * There is no size and no end marker: the stream ends where a flag bit says "match" and the input is
 //    used up. [MS-XCA]'s compressor (2.3) sets the unused bits of its last flag word for that, and starts
-//    a new flag word as soon as one is full, so a well-formed stream never ends anywhere else.
+//    a new flag word as soon as one is full, so a well-formed stream never ends anywhere else (every
+//    compressed buffer of the real traces we read ends so).
 // Everything else is malformed ([MS-XCA] 2.4.4: an implementation "MUST return an error" rather than read
 // or write outside the buffers): the input ending where a flag word, a literal, a token or a length byte
 // is due, a match reaching before the start of the output, or output that does not fit the caller's span.

@@ -51,7 +51,6 @@
 #include <span>
 #include <string_view>
 #include <system_error>
-#include <type_traits>
 
 #include "etwctl/config.hpp"
 #include "etwctl/detail/bytes.hpp"
@@ -980,7 +979,8 @@ void tl_end_array(Visitor& v) {
 /// 8 for EVENT_HEADER64; anything else is refused). Stops at the first fault: rule::tracelogging_payload
 /// (offset in the payload, the field being read) when the payload is too short for a field;
 /// rule::tracelogging_metadata (offset in the metadata) for a field no payload can hold (InType Null or
-/// 26-31, an array of Binary). Callbacks already made stand. Iterative: no recursion however deep.
+/// 26-31, an array of Binary). Callbacks already made stand. Iterative: no recursion however deep. The
+/// visitor must not throw (this function is noexcept); views it receives live as long as the blob and payload.
 template <class Visitor>
 tl_decode_result decode_tracelogging(tl_event_metadata const& metadata, std::span<std::byte const> payload,
                                      unsigned pointer_size, Visitor&& v) noexcept {
@@ -1002,10 +1002,10 @@ tl_decode_result decode_tracelogging(tl_event_metadata const& metadata, std::spa
         result.consumed = at;
         return result;
     };
-    auto broken_metadata = [&](std::size_t offset) {
+    auto broken_metadata = [](std::size_t offset) {
         return detail::tl_metadata_fault(offset, "the metadata object was not made by parse_event_metadata");
     };
-    // Starts element `index` of the array of structs in the top frame.
+    // Starts element array_frame.index of an array of structs: its begin_struct, then its members' frame.
     auto begin_element = [&](tl_field const& array_field, tl_frame& array_frame) -> bool {
         if (depth == detail::tl_frame_capacity) return false;
         cursor = array_frame.members_start;
