@@ -26,6 +26,7 @@
 #include "etwctl/profiler/stack_walk_set.hpp"
 #include "etwctl/session/checks.hpp"
 #include "etwctl/sessions.hpp"
+#include "etwctl/trace.hpp"
 #include "etwctl_test.hpp"
 
 using namespace etwctl;
@@ -165,6 +166,41 @@ struct add_ignoring_kernel {
         return k.event_set_information(h, c, i, n);
     }
 };
+
+
+// ---- traces: inputs for the trace rules ----------------------------------------------------------------
+// A header buffer of `size` bytes whose end of data (Offset) is `filled`, holding `record` at 0x48.
+std::vector<std::byte> trace_bytes(std::uint32_t size, std::uint32_t filled, std::vector<std::uint8_t> const& record) {
+    std::vector<std::byte> b(size, std::byte{0xFF});
+    auto put32 = [&](std::size_t at, std::uint32_t v) { for (int i = 0; i < 4; ++i) b[at + std::size_t(i)] = std::byte(v >> (8 * i)); };
+    put32(0x00, size);
+    put32(0x04, filled);
+    put32(0x30, filled);
+    b[0x34] = b[0x35] = b[0x36] = b[0x37] = std::byte{0}; // BufferFlag, BufferType
+    for (std::size_t i = 0; i < record.size() && 0x48 + i < size; ++i) b[0x48 + i] = std::byte{record[i]};
+    return b;
+}
+observed trace_open(std::vector<std::byte> const& b) {
+    auto f = trace::trace_file::open(b);
+    REQUIRE_FALSE(f.has_value());
+    return as_rule(f.error());
+}
+std::vector<std::uint8_t> system_record(std::uint16_t size, std::uint16_t hook) {
+    std::vector<std::uint8_t> r(size < 0x20 ? 0x20 : size, 0);
+    r[0] = 2, r[2] = 0x02, r[3] = 0xC0, r[4] = std::uint8_t(size), r[5] = std::uint8_t(size >> 8);
+    r[6] = std::uint8_t(hook), r[7] = std::uint8_t(hook >> 8);
+    return r;
+}
+
+// The smallest trace that opens: a header buffer holding a header event whose TRACE_LOGFILE_HEADER (64-bit
+// form, 0x118 bytes) says PointerSize 8 and QPC, followed by two empty names.
+std::vector<std::byte> etwctl_test_trace_header() {
+    auto r = system_record(0x20 + 0x118 + 4, 0);
+    r[0x20 + 0x2C] = 8;   // PointerSize
+    r[0x20 + 0x110] = 1;  // ReservedFlags: the clock type (QPC)
+    r[0x20 + 0x100 + 2] = 0x98, r[0x20 + 0x100 + 1] = 0x96; // PerfFreq 0x989600 = 10,000,000
+    return trace_bytes(0x200, 0x48 + 0x13C, r);
+}
 
 struct trigger {
     rule expected;
@@ -346,6 +382,56 @@ trigger const triggers[] = {
          for (char& c : text) c = ' ';
          group_mask m;
          return as_rule(parse_kernel_flags(std::string_view(text, sizeof text), m));
+     }},
+    // reading traces (trace/): a trace file is untrusted input
+    {rule::trace_file_too_small, "trace_file::open of 16 bytes",
+     [] { return trace_open(std::vector<std::byte>(16)); }},
+    {rule::trace_buffer_size, "a header buffer whose BufferSize runs past the file",
+     [] { auto b = trace_bytes(0x100, 0x100, {}); b[1] = std::byte{0x10}; return trace_open(b); }},
+    {rule::trace_buffer_filled, "a header buffer whose Offset lies past the buffer",
+     [] { return trace_open(trace_bytes(0x100, 0x200, system_record(0x20, 0))); }},
+    {rule::trace_record_size, "a header event of size 8 (a system header is 0x20)",
+     [] { return trace_open(trace_bytes(0x100, 0x100, system_record(8, 0))); }},
+    {rule::trace_record_past_buffer, "a header event of 0x400 bytes in a 0x100-byte buffer",
+     [] { return trace_open(trace_bytes(0x100, 0x100, system_record(0x400, 0))); }},
+    {rule::trace_record_kind, "a record of header type 0x0D (TRACE_HEADER_TYPE_ERROR)",
+     [] { auto r = system_record(0x20, 0); r[2] = 0x0D; return trace_open(trace_bytes(0x100, 0x100, r)); }},
+    {rule::trace_extended_item, "an EVENT_HEADER whose extended item runs past the record",
+     [] {
+         std::vector<std::byte> rec(0x58, std::byte{0});
+         rec[0] = std::byte{0x58}, rec[2] = std::byte{0x13}, rec[3] = std::byte{0xC0}, rec[4] = std::byte{1};
+         rec[0x50] = std::byte{0x40}; // item size 0x40: past the record's 0x58 bytes
+         trace::record r;
+         return as_rule(trace::record_reader::read(rec, 0, r).what);
+     }},
+    {rule::trace_header_event, "a header buffer starting with a Thread Start record",
+     [] { return trace_open(trace_bytes(0x100, 0x100, system_record(0x20, 0x0501))); }},
+    {rule::trace_compressed_stream, "a Plain LZ77 stream of one byte",
+     [] { std::byte const in[1] = {}; std::byte out[8]; return as_rule(trace::decompress_plain_lz77(in, out).error); }},
+    {rule::trace_compressed_size, "a Plain LZ77 stream of 5 literals into 4 bytes",
+     [] {
+         std::byte const in[] = {std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{'a'}, std::byte{'b'}, std::byte{'c'}, std::byte{'d'}, std::byte{'e'}};
+         std::byte out[4];
+         return as_rule(trace::decompress_plain_lz77(in, out).error);
+     }},
+    {rule::trace_storage_too_small, "a reader given no storage",
+     [] {
+         auto const bytes = etwctl_test_trace_header();
+         auto f = trace::trace_file::open(bytes);
+         REQUIRE(f.has_value());
+         trace::reader r(*f, {});
+         return as_rule(r.init_fault().what);
+     }},
+    {rule::tracelogging_metadata, "TraceLogging metadata whose size field exceeds the blob",
+     [] { std::byte const blob[] = {std::byte{0x20}, std::byte{0}, std::byte{0}, std::byte{'e'}, std::byte{0}}; return as_rule(trace::parse_event_metadata(blob).fault.what); }},
+    {rule::tracelogging_payload, "a TraceLogging UInt32 field with a 2-byte payload",
+     [] {
+         std::byte const blob[] = {std::byte{8}, std::byte{0}, std::byte{0}, std::byte{'e'}, std::byte{0}, std::byte{'f'}, std::byte{0}, std::byte{8}};
+         auto const m = trace::parse_event_metadata(blob);
+         REQUIRE(m.ok());
+         std::byte const payload[2] = {};
+         struct visitor { void field(trace::tl_value const&) noexcept {} } v;
+         return as_rule(trace::decode_tracelogging(m.metadata, payload, 8, v).fault.what);
      }},
     // ETW sessions: the checks of session/checks.hpp (the drop-in functions call the same)
     {rule::session_argument_null, "check_enable with no provider",
