@@ -1124,8 +1124,8 @@ TEST_CASE("tracelogging: fault text names the rule, offset, field and values") {
     CHECK(s.find("[tracelogging_payload] at offset 0x0, field \"n\"") != std::string::npos);
     CHECK(s.find("value 0x4, limit 0x3") != std::string::npos);
     CHECK(f.code() == make_error_code(rule::tracelogging_payload));
-    char small[8] = {};
-    CHECK(f.describe(small) == n); // the needed length, whatever fits
+    char tiny[8] = {};
+    CHECK(f.describe(tiny) == n); // the needed length, whatever fits
 }
 
 } // namespace tl_tests

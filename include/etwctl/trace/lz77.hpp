@@ -84,6 +84,12 @@ inline constexpr unsigned char lz77_short_period[8] = {0, 8, 8, 9, 8, 10, 12, 14
 /// Copies a match of `length` bytes from `distance` bytes back to `to`, where `out` has at least
 /// `length + lz77_match_slack` bytes of room from `to` and `distance` bytes written before it. Writes up
 /// to 15 bytes past the match; reads only bytes already written.
+/// A length already checked against the output's room, as a size (a template: the cast is no cast where
+/// std::size_t is 64 bits, and strict user builds reject a cast to the same type).
+template <class T>
+constexpr std::size_t lz77_size(T v) noexcept {
+    return static_cast<std::size_t>(v);
+}
 ETWCTL_INLINE_ALWAYS void lz77_copy_match_fast(unsigned char* to, std::size_t distance, std::size_t length) noexcept {
     unsigned char const* from = to - distance;
     if (distance >= 16) {
@@ -196,11 +202,11 @@ inline lz77_result decompress_plain_lz77(std::span<std::byte const> in, std::spa
             if (distance > op) return failed(rule::trace_compressed_stream, token_at);
             std::size_t const room = out_size - op;
             if (length + detail::lz77_match_slack <= room) {
-                detail::lz77_copy_match_fast(dst + op, distance, static_cast<std::size_t>(length));
-                op += static_cast<std::size_t>(length);
+                detail::lz77_copy_match_fast(dst + op, distance, detail::lz77_size(length));
+                op += detail::lz77_size(length);
             } else if (length <= room) {
-                detail::lz77_copy_match_exact(dst + op, distance, static_cast<std::size_t>(length));
-                op += static_cast<std::size_t>(length);
+                detail::lz77_copy_match_exact(dst + op, distance, detail::lz77_size(length));
+                op += detail::lz77_size(length);
             } else { // fill `out`, then say the stream wanted more
                 detail::lz77_copy_match_exact(dst + op, distance, room);
                 op = out_size;

@@ -237,16 +237,16 @@ public:
         // align the storage's start for the index entries
         auto const base = reinterpret_cast<std::uintptr_t>(storage.data());
         std::size_t const pad = (alignof(std::max_align_t) - base % alignof(std::max_align_t)) % alignof(std::max_align_t);
-        if (storage.size() < l.total || storage.size() - l.total < pad - (pad > 0 ? pad : 0) + pad) {
+        if (storage.size() < l.total) { // l.total holds the alignment padding's worst case
             init_fault_ = {rule::trace_storage_too_small, 0, 0, storage.size(), l.total};
             report(init_fault_);
             return;
         }
         auto* const at = storage.data() + pad;
-        entries_ = {std::launder(reinterpret_cast<entry*>(new (at + l.entries) entry[c.buffers])), c.buffers};
-        streams_ = {std::launder(reinterpret_cast<stream*>(new (at + l.streams) stream[c.streams])), c.streams};
-        heap_ = {std::launder(reinterpret_cast<std::uint32_t*>(new (at + l.heap) std::uint32_t[c.streams])), c.streams};
-        slots_ = std::span<std::byte>(at + l.slots, l.total - l.slots - pad);
+        entries_ = {construct<entry>(at + l.entries, c.buffers), c.buffers};
+        streams_ = {construct<stream>(at + l.streams, c.streams), c.streams};
+        heap_ = {construct<std::uint32_t>(at + l.heap, c.streams), c.streams};
+        slots_ = std::span<std::byte>(at + l.slots, c.streams * stream_slots * c.max_decompressed);
         slot_size_ = c.max_decompressed;
         index();
         start();
@@ -384,6 +384,15 @@ private:
         l.slots = align(l.heap + c.streams * sizeof(std::uint32_t));
         l.total = l.slots + c.streams * stream_slots * c.max_decompressed + alignof(std::max_align_t);
         return l;
+    }
+
+    /// Starts the lifetime of n value-initialised T at `at` (suitably aligned storage) and returns the first.
+    template <class T>
+    static T* construct(std::byte* at, std::size_t n) noexcept {
+        if (n == 0) return nullptr;
+        T* const first = ::new (static_cast<void*>(at)) T{};
+        for (std::size_t i = 1; i < n; ++i) ::new (static_cast<void*>(at + i * sizeof(T))) T{};
+        return first;
     }
 
     void report(fault const& f) noexcept {

@@ -244,7 +244,7 @@ constexpr tl_tags_read tl_read_tags(tl_bytes b, std::size_t at, std::string_view
         if (i == tl_max_tag_bytes)
             return {0, 0, tl_metadata_fault(at + i, "the tags are longer than 4 bytes (28 bits)", field, i + 1, tl_max_tag_bytes)};
         std::uint8_t const byte = tl_u8(b, at + i);
-        r.tags |= static_cast<std::uint32_t>(byte & 0x7FU) << (21 - 7 * i);
+        r.tags |= (byte & 0x7FU) << (21 - 7 * i);
         if ((byte & 0x80U) == 0) {
             r.next = at + i + 1;
             return r;
