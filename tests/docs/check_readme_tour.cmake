@@ -4,7 +4,8 @@ cmake_minimum_required(VERSION 3.21)
 # #include / using lines stay at file scope, every other line becomes the body of
 #     void tour(etwctl::sim::kernel& k)
 # (the name the tour's comment says it assumes; the tour starts its own session) - plus `use` / `show`,
-# the stand-ins for the reader's own code. The file is compiled to an object with etwctl's strict flags (-Werror).
+# the stand-ins for the reader's own code, and map_file (the bytes of a file). Every ```cpp block of the tour
+# section compiles, each in its own scope. The file is compiled to an object with etwctl's strict flags (-Werror).
 set(ENV{LC_ALL} C)
 file(READ "${README}" text)
 string(FIND "${text}" "## A short tour" at)
@@ -12,25 +13,37 @@ if(at EQUAL -1)
     message(FATAL_ERROR "README.md has no '## A short tour' section")
 endif()
 string(SUBSTRING "${text}" ${at} -1 text)
-string(REGEX MATCH "```cpp\n([^`]*)```" block "${text}")
-if(NOT block)
+# The tour ends where the next "## " section begins; every ```cpp block in it compiles, each in a scope of
+# its own inside tour() (the control tour, then "### Reading traces").
+string(FIND "${text}" "\n## " end)
+if(NOT end EQUAL -1)
+    string(SUBSTRING "${text}" 0 ${end} text)
+endif()
+string(REPLACE ";" "<semicolon>" text "${text}") # a block's semicolons must not split the list of blocks
+string(REGEX MATCHALL "```cpp\n[^`]*```" blocks "${text}")
+if(NOT blocks)
     message(FATAL_ERROR "README.md's tour has no ```cpp block")
 endif()
-set(code "${CMAKE_MATCH_1}")
-string(REPLACE ";" "\\;" code "${code}") # keep semicolons through the line list
-string(REPLACE "\n" ";" lines "${code}")
 set(head "")
 set(body "")
 set(statements 0)
-foreach(line IN LISTS lines)
-    if(line MATCHES "^#include" OR line MATCHES "^using namespace")
-        string(APPEND head "${line}\n")
-    else()
-        string(APPEND body "    ${line}\n")
-        if(line MATCHES ";[ ]*(//.*)?$")
-            math(EXPR statements "${statements} + 1")
+foreach(block IN LISTS blocks)
+    string(REGEX REPLACE "^```cpp\n" "" code "${block}")
+    string(REGEX REPLACE "```$" "" code "${code}")
+    string(REPLACE "<semicolon>" "\\;" code "${code}") # keep semicolons through the line list
+    string(REPLACE "\n" ";" lines "${code}")
+    string(APPEND body "    {\n")
+    foreach(line IN LISTS lines)
+        if(line MATCHES "^#include" OR line MATCHES "^using namespace")
+            string(APPEND head "${line}\n")
+        else()
+            string(APPEND body "    ${line}\n")
+            if(line MATCHES ";[ ]*(//.*)?$")
+                math(EXPR statements "${statements} + 1")
+            endif()
         endif()
-    endif()
+    endforeach()
+    string(APPEND body "    }\n")
 endforeach()
 if(statements LESS 5)
     message(FATAL_ERROR "README.md's tour: only ${statements} statements found; the extraction is broken")
@@ -42,6 +55,8 @@ ${head}
 namespace readme_tour {
 template <class... T> void use(T const&...) noexcept {}
 template <class... T> void show(T const&...) noexcept {}
+/// The reader's bytes of a file (a mapped file in a real program).
+inline std::span<std::byte const> map_file(char const*) noexcept { return {}; }
 
 void tour(etwctl::sim::kernel& k) {
 ${body}}
