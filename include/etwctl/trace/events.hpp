@@ -247,12 +247,56 @@ public:
         if (r.find_item(ext_type::pmc_counters, item)) return pmc_view(item.data.first(item.data.size() & ~std::size_t{7}));
         return {};
     }
+    /// EVENT_HEADER events' extended data items, typed (SDK evntcons.h EVENT_HEADER_EXT_TYPE_*): each
+    /// answers whether the event carries the item. The raw items: rec().extended_items().
+    bool related_activity_id(guid& out) const noexcept {
+        extended_item item;
+        if (!ref_.rec.find_item(ext_type::related_activityid, item) || item.data.size() < 16) return false;
+        out = guid{etwctl::detail::load<std::uint32_t>(item.data.data(), 0), etwctl::detail::load<std::uint16_t>(item.data.data(), 4),
+                   etwctl::detail::load<std::uint16_t>(item.data.data(), 6), u8(item.data, 8), u8(item.data, 9), u8(item.data, 10),
+                   u8(item.data, 11), u8(item.data, 12), u8(item.data, 13), u8(item.data, 14), u8(item.data, 15)};
+        return true;
+    }
+    /// TS_ID: the Terminal Services session of the process that logged the event.
+    bool session_id(std::uint32_t& out) const noexcept { return u32_item(ext_type::ts_id, out); }
+    /// SID: the user's security identifier as bytes (8 + 4 x SubAuthorityCount).
+    bool sid(bytes_view& out) const noexcept {
+        extended_item item;
+        if (!ref_.rec.find_item(ext_type::sid, item) || item.data.size() < 8) return false;
+        std::size_t const n = 8U + 4U * u8(item.data, 1);
+        if (n > item.data.size()) return false;
+        out = item.data.first(n);
+        return true;
+    }
+    bool event_key(std::uint64_t& out) const noexcept { return u64_item(ext_type::event_key, out); }
+    bool process_start_key(std::uint64_t& out) const noexcept { return u64_item(ext_type::process_start_key, out); }
+    bool pebs_index(std::uint64_t& out) const noexcept {
+        if (ref_.rec.kind() == record_kind::perfinfo) {
+            if (!ref_.rec.has_pebs()) return false;
+            out = ref_.rec.pebs_index();
+            return true;
+        }
+        return u64_item(ext_type::pebs_index, out);
+    }
     /// The kernel name of a hook record ("SampledProfile", "CSwitch"), or "" (provider events, unnamed hooks).
     std::string_view kernel_name() const noexcept { return ref_.rec.has_hook() ? kernel_record_name(ref_.rec.hook()) : std::string_view{}; }
     event_ref const& ref() const noexcept { return ref_; }
 
 private:
     friend class event_stream;
+    static std::uint8_t u8(bytes_view b, std::size_t i) noexcept { return std::to_integer<std::uint8_t>(b[i]); }
+    bool u32_item(std::uint16_t type, std::uint32_t& out) const noexcept {
+        extended_item item;
+        if (!ref_.rec.find_item(type, item) || item.data.size() < 4) return false;
+        out = etwctl::detail::load<std::uint32_t>(item.data.data(), 0);
+        return true;
+    }
+    bool u64_item(std::uint16_t type, std::uint64_t& out) const noexcept {
+        extended_item item;
+        if (!ref_.rec.find_item(type, item) || item.data.size() < 8) return false;
+        out = etwctl::detail::load<std::uint64_t>(item.data.data(), 0);
+        return true;
+    }
     event_ref ref_{};
     stack_view stack_{};
     trace::clock const* clock_ = nullptr;
@@ -269,12 +313,28 @@ public:
         out.clock_ = &reader_->file().clock();
         out.stack_ = stack_view{};
         auto const& r = out.ref_.rec;
-        if (!r.has_hook() || r.hook().group() != etwctl::detail::stackwalk_group) attach(out);
+        if (r.kind() == record_kind::event) attach_items(out);
+        else if (!r.has_hook() || r.hook().group() != etwctl::detail::stackwalk_group) attach(out);
         return true;
     }
     reader& source() noexcept { return *reader_; }
 
 private:
+    /// An EVENT_HEADER event's stack: its STACK_TRACE32 / STACK_TRACE64 items (u64 MatchId, then the
+    /// frames; SDK EVENT_EXTENDED_ITEM_STACK_TRACE32/64). A STACK_KEY32 / STACK_KEY64 item (unified stack
+    /// caching) names a cached stack whose definitions no public source ties to these keys: it is counted
+    /// as unresolved, never guessed.
+    static void attach_items(event& e) noexcept {
+        for (auto const item : e.ref_.rec.extended_items()) {
+            if (item.type == ext_type::stack_trace32 || item.type == ext_type::stack_trace64) {
+                std::uint8_t const p = item.type == ext_type::stack_trace32 ? 4 : 8;
+                if (item.data.size() >= 8) e.stack_.add(item.data.subspan(8, (item.data.size() - 8) / p * p), p);
+            } else if (item.type == ext_type::stack_key32 || item.type == ext_type::stack_key64) {
+                e.stack_.add_unresolved();
+            }
+        }
+    }
+
     /// Takes the StackWalk records and key references that follow `e` on its processor and name its
     /// timestamp and thread (at most stack_view::max_parts, within reader::max_look_ahead records: a
     /// stack-cache eviction or another event may come between an event and its stack, or between its
