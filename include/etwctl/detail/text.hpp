@@ -96,6 +96,14 @@ constexpr std::size_t put(std::span<char> const& out, std::size_t at, std::strin
     }
     return at;
 }
+/// `v` in upper-case hex without leading zeros (no "0x"), like put.
+constexpr std::size_t put_hex(std::span<char> const& out, std::size_t at, std::uint64_t v) noexcept {
+    char digits[16] = {};
+    int n = 1;
+    while (n < 16 && (v >> (4 * n)) != 0) ++n;
+    format_hex(v, n, digits, true);
+    return put(out, at, std::string_view(digits, static_cast<std::size_t>(n)));
+}
 constexpr std::size_t put_decimal(std::span<char> const& out, std::size_t at, std::uint64_t v) noexcept {
     char digits[20] = {}; // filled from the end: the most significant digit first
     std::size_t first = sizeof digits;

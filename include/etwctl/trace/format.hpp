@@ -56,34 +56,22 @@ struct fault {
     /// ERROR_INSUFFICIENT_BUFFER for storage).
     std::error_code code() const noexcept { return make_error_code(what); }
     /// "trace: a record runs past the end of its buffer's data [trace_record_past_buffer] at file offset
-    /// 0x10000, buffer offset 0x1F48: 0x2A0 bytes, 0xB8 left" into `out` (no allocation); returns the
+    /// 0x10000, buffer offset 0x1F48: value 0x2A0, limit 0xB8" into `out` (no allocation); returns the
     /// length the whole text needs, writing only what fits.
     std::size_t describe(std::span<char> out) const noexcept {
         std::size_t at = etwctl::detail::put(out, 0, info(what).text);
         at = etwctl::detail::put(out, at, " [");
         at = etwctl::detail::put(out, at, info(what).name);
         at = etwctl::detail::put(out, at, "] at file offset 0x");
-        at = put_hex(out, at, file_offset);
+        at = etwctl::detail::put_hex(out, at, file_offset);
         at = etwctl::detail::put(out, at, ", buffer offset 0x");
-        at = put_hex(out, at, offset);
+        at = etwctl::detail::put_hex(out, at, offset);
         if (value != 0 || limit != 0) {
             at = etwctl::detail::put(out, at, ": value 0x");
-            at = put_hex(out, at, value);
+            at = etwctl::detail::put_hex(out, at, value);
             at = etwctl::detail::put(out, at, ", limit 0x");
-            at = put_hex(out, at, limit);
+            at = etwctl::detail::put_hex(out, at, limit);
         }
-        return at;
-    }
-
-private:
-    static std::size_t put_hex(std::span<char> out, std::size_t at, std::uint64_t v) noexcept {
-        char digits[16];
-        std::size_t n = 0;
-        do {
-            digits[n++] = "0123456789ABCDEF"[v & 0xF];
-            v >>= 4;
-        } while (v != 0);
-        while (n > 0) at = etwctl::detail::put(out, at, std::string_view(&digits[--n], 1));
         return at;
     }
 };

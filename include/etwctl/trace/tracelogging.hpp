@@ -168,7 +168,7 @@ struct tl_fault {
         at = etwctl::detail::put(out, at, " [");
         at = etwctl::detail::put(out, at, info(what).name);
         at = etwctl::detail::put(out, at, "] at offset 0x");
-        at = put_hex(out, at, offset);
+        at = etwctl::detail::put_hex(out, at, offset);
         if (!field.empty()) {
             at = etwctl::detail::put(out, at, ", field \"");
             at = etwctl::detail::put(out, at, field);
@@ -180,22 +180,10 @@ struct tl_fault {
         }
         if (value != 0 || limit != 0) {
             at = etwctl::detail::put(out, at, ": value 0x");
-            at = put_hex(out, at, value);
+            at = etwctl::detail::put_hex(out, at, value);
             at = etwctl::detail::put(out, at, ", limit 0x");
-            at = put_hex(out, at, limit);
+            at = etwctl::detail::put_hex(out, at, limit);
         }
-        return at;
-    }
-
-private:
-    static constexpr std::size_t put_hex(std::span<char> out, std::size_t at, std::uint64_t v) noexcept {
-        char digits[16] = {};
-        std::size_t n = 0;
-        do {
-            digits[n++] = "0123456789ABCDEF"[v & 0xF];
-            v >>= 4;
-        } while (v != 0);
-        while (n > 0) at = etwctl::detail::put(out, at, std::string_view(&digits[--n], 1));
         return at;
     }
 };
