@@ -143,75 +143,108 @@ private:
     bytes_view values_{};
 };
 
-/// Stack-cache definitions (StackKeyDelete / StackKeyRundown) collected in a first pass, so that a key
-/// reference resolves to its frames. The frames are copied into the caller's storage (the buffers they
-/// came from are gone by the time the references are read). A reference resolves to the first
-/// definition of its key, of its kind (kernel or user: by the key reference's hook and the definition's
-/// last frame), not earlier than the reference: after a Delete the key may name another stack.
+/// Stack caching resolved in a first pass over the trace, in the reader's order: each key reference
+/// (StackKeyKernel / StackKeyUser) is filled by the next definition of its key and kind that the trace
+/// logs after it (StackKeyDelete when the key leaves the cache, StackKeyRundown at the end; phnt ntwmi.h
+/// names them). "After" is the read order, not the timestamp: an eviction and the reference that caused it
+/// carry the same timestamp, and after a Delete the key names another stack. A definition's kind (kernel or
+/// user stack) is that of its last frame. The frames are copied into the caller's storage (the buffers
+/// they came from are gone by the time the references are read); the second pass finds a reference by
+/// its position in the file.
 class stack_cache {
 public:
     struct definition {
         std::uint64_t key = 0;
-        std::uint64_t timestamp = 0;
-        std::uint32_t first = 0; ///< byte offset of the frames in the frame storage
+        std::uint64_t ordinal = 0; ///< its place in the first pass's order
+        std::uint32_t first = 0;   ///< byte offset of the frames in the frame storage
         std::uint32_t bytes = 0;
         std::uint8_t pointer_size = 8;
         bool kernel = false;
     };
-    /// What a trace needs: counted by census() over every record (a first pass).
+    struct reference {
+        std::uint64_t buffer_offset = 0; ///< where the reference is in the file (event_ref)
+        std::uint32_t offset = 0;
+        std::uint32_t definition = no_definition;
+        std::uint64_t key = 0;
+        std::uint64_t ordinal = 0;
+        bool kernel = false;
+    };
+    static constexpr std::uint32_t no_definition = 0xFFFFFFFFU;
+
+    /// What a trace needs: counted by census() over every record (the first pass, or a pass of its own).
     struct needs {
         std::size_t definitions = 0;
+        std::size_t references = 0;
         std::size_t frame_bytes = 0;
         void census(record const& r) noexcept {
-            if (!is_definition(r)) return;
-            ++definitions;
-            frame_bytes += r.payload().size();
+            if (is_definition(r)) ++definitions, frame_bytes += r.payload().size();
+            else if (is_reference(r)) ++references;
         }
     };
 
     stack_cache() noexcept = default;
-    stack_cache(std::span<definition> definitions, std::span<std::byte> frames) noexcept : defs_(definitions), frames_(frames) {}
+    stack_cache(std::span<definition> definitions, std::span<reference> references, std::span<std::byte> frames) noexcept
+        : defs_(definitions), refs_(references), frames_(frames) {}
 
-    /// Adds a record if it is a definition (false when the storage is full: counted in dropped()).
-    bool add(record const& r) noexcept {
+    /// Takes every record of the first pass, in the reader's order (false when the storage is full:
+    /// counted in dropped()).
+    bool add(event_ref const& e) noexcept {
+        auto const& r = e.rec;
+        ++ordinal_;
+        if (is_reference(r)) return add_reference(e);
         if (!is_definition(r)) return true;
         auto const p = r.pointer_size();
         auto const payload = r.payload();
         if (payload.size() < p) return true;
-        auto const frames = payload.subspan(p);
+        auto const frames = payload.subspan(p, (payload.size() - p) / p * p);
         if (used_ == defs_.size() || frames.size() > frames_.size() - frame_used_) {
             ++dropped_;
             return false;
         }
         std::copy(frames.begin(), frames.end(), frames_.begin() + static_cast<std::ptrdiff_t>(frame_used_));
-        std::uint64_t const key = p == 4 ? etwctl::detail::load<std::uint32_t>(payload.data(), 0) : etwctl::detail::load<std::uint64_t>(payload.data(), 0);
         std::size_t const n = frames.size() / p;
         std::uint64_t const last = n == 0 ? 0 : (p == 4 ? etwctl::detail::load<std::uint32_t>(frames.data(), 4 * (n - 1)) : etwctl::detail::load<std::uint64_t>(frames.data(), 8 * (n - 1)));
-        defs_[used_++] = {key, r.timestamp(), static_cast<std::uint32_t>(frame_used_), static_cast<std::uint32_t>(n * p), p, is_kernel_address(last, p)};
+        defs_[used_++] = {load_pointer(payload, 0, p), ordinal_, static_cast<std::uint32_t>(frame_used_), static_cast<std::uint32_t>(n * p), p,
+                          is_kernel_address(last, p)};
         frame_used_ += frames.size();
         return true;
     }
-    /// Orders the definitions for lookup (call once, after the last add).
+    /// Resolves every reference (call once, after the last add).
     void finish() noexcept {
-        std::sort(defs_.begin(), defs_.begin() + static_cast<std::ptrdiff_t>(used_), [](definition const& a, definition const& b) {
-            return a.key != b.key ? a.key < b.key : a.kernel != b.kernel ? a.kernel < b.kernel : a.timestamp < b.timestamp;
+        auto const defs = defs_.first(used_);
+        std::sort(defs.begin(), defs.end(), [](definition const& a, definition const& b) {
+            return a.key != b.key ? a.key < b.key : a.kernel != b.kernel ? a.kernel < b.kernel : a.ordinal < b.ordinal;
         });
+        for (auto& ref : refs_.first(refs_used_)) {
+            auto const it = std::upper_bound(defs.begin(), defs.end(), ref, [](reference const& x, definition const& d) {
+                return x.key != d.key ? x.key < d.key : x.kernel != d.kernel ? x.kernel < d.kernel : x.ordinal < d.ordinal;
+            });
+            if (it != defs.end() && it->key == ref.key && it->kernel == ref.kernel) ref.definition = static_cast<std::uint32_t>(it - defs.begin());
+        }
+        std::sort(refs_.begin(), refs_.begin() + static_cast<std::ptrdiff_t>(refs_used_), position_less);
     }
-    /// The frames of `key` for a reference of the given kind logged at `timestamp`, if defined.
-    std::optional<stack_view::part> find(std::uint64_t key, bool kernel, std::uint64_t timestamp) const noexcept {
-        auto const first = defs_.begin(), last = defs_.begin() + static_cast<std::ptrdiff_t>(used_);
-        auto it = std::lower_bound(first, last, definition{key, timestamp, 0, 0, 8, kernel}, [](definition const& a, definition const& b) {
-            return a.key != b.key ? a.key < b.key : a.kernel != b.kernel ? a.kernel < b.kernel : a.timestamp < b.timestamp;
-        });
-        if (it == last || it->key != key || it->kernel != kernel) return std::nullopt;
-        return stack_view::part{bytes_view(frames_.data() + it->first, it->bytes), it->pointer_size};
+    /// The frames of the key reference at `e` (a StackKeyKernel / StackKeyUser record), if the trace
+    /// defined its key after it.
+    std::optional<stack_view::part> find(event_ref const& e) const noexcept {
+        reference const probe{e.buffer_offset, e.offset};
+        auto const refs = refs_.first(refs_used_);
+        auto const it = std::lower_bound(refs.begin(), refs.end(), probe, position_less);
+        if (it == refs.end() || it->buffer_offset != e.buffer_offset || it->offset != e.offset || it->definition == no_definition)
+            return std::nullopt;
+        auto const& d = defs_[it->definition];
+        return stack_view::part{bytes_view(frames_.data() + d.first, d.bytes), d.pointer_size};
     }
     std::size_t size() const noexcept { return used_; }
+    std::size_t references() const noexcept { return refs_used_; }
     std::size_t dropped() const noexcept { return dropped_; }
 
     static bool is_definition(record const& r) noexcept {
         auto const h = r.hook().value;
         return r.has_hook() && (h == 0x1822 || h == 0x1823 || h == 0x1824);
+    }
+    static bool is_reference(record const& r) noexcept {
+        auto const h = r.hook().value;
+        return r.has_hook() && (h == 0x1825 || h == 0x1826);
     }
     /// A kernel-mode address: the upper half of the address space (0x8000_0000 and up on 32-bit Windows,
     /// 0xFFFF8000_00000000 and up on 64-bit; the kernel/user split is inferred from Windows' decoders).
@@ -220,9 +253,29 @@ public:
     }
 
 private:
+    static std::uint64_t load_pointer(bytes_view b, std::size_t at, std::uint8_t p) noexcept {
+        return p == 4 ? etwctl::detail::load<std::uint32_t>(b.data(), at) : etwctl::detail::load<std::uint64_t>(b.data(), at);
+    }
+    static bool position_less(reference const& a, reference const& b) noexcept {
+        return a.buffer_offset != b.buffer_offset ? a.buffer_offset < b.buffer_offset : a.offset < b.offset;
+    }
+    bool add_reference(event_ref const& e) noexcept {
+        auto const p = e.rec.pointer_size();
+        auto const payload = e.rec.payload();
+        if (payload.size() < 0x10U + p) return true; // StackKey reference: EventTimeStamp, ProcessId, ThreadId, StackKey
+        if (refs_used_ == refs_.size()) {
+            ++dropped_;
+            return false;
+        }
+        refs_[refs_used_++] = {e.buffer_offset, e.offset, no_definition, load_pointer(payload, 0x10, p), ordinal_, e.rec.hook() == hook_id{0x1825}};
+        return true;
+    }
+
     std::span<definition> defs_{};
+    std::span<reference> refs_{};
     std::span<std::byte> frames_{};
-    std::size_t used_ = 0, frame_used_ = 0, dropped_ = 0;
+    std::size_t used_ = 0, refs_used_ = 0, frame_used_ = 0, dropped_ = 0;
+    std::uint64_t ordinal_ = 0;
 };
 
 // ---- an event ------------------------------------------------------------------------------------------
@@ -242,7 +295,7 @@ public:
     stack_view const& stack() const noexcept { return stack_; }
     pmc_view pmc() const noexcept {
         auto const& r = ref_.rec;
-        if (r.kind() == record_kind::perfinfo) return pmc_view(r.bytes().subspan(0x10, 8U * r.pmc_count()));
+        if (r.kind() == record_kind::perfinfo) return pmc_view(r.bytes().subspan(r.pmc_offset(), 8U * r.pmc_count()));
         extended_item item;
         if (r.find_item(ext_type::pmc_counters, item)) return pmc_view(item.data.first(item.data.size() & ~std::size_t{7}));
         return {};
@@ -362,15 +415,14 @@ private:
                 e.stack_.add(payload.subspan(0x10, (payload.size() - 0x10) / p * p), p);
             } else {
                 if (payload.size() < 0x10U + p) continue;
-                std::uint64_t const key = p == 4 ? etwctl::detail::load<std::uint32_t>(payload.data(), 0x10) : etwctl::detail::load<std::uint64_t>(payload.data(), 0x10);
                 std::optional<stack_view::part> found;
-                if (cache_) found = cache_->find(key, h == stack_key_kernel_hook, c.timestamp());
+                if (cache_) found = cache_->find(window[i].ref);
                 if (found) e.stack_.add(found->frames, found->pointer_size, true);
                 else e.stack_.add_unresolved();
             }
             ++parts;
             // records after the head are marked first: taking the head moves the stream (and its buffer)
-            if (window[i].offset == 0) took_head = true;
+            if (window[i].head) took_head = true;
             else reader_->take(e.ref_.stream, window[i]);
         }
         if (took_head) reader_->take(e.ref_.stream, window[0]);

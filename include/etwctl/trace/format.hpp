@@ -311,12 +311,15 @@ public:
     guid parent_guid() const noexcept { return kind_ == record_kind::instance ? load_guid(0x38) : guid{}; }
 
     /// perfinfo records: the PMC counter values after the header (in the order the counters were
-    /// configured), and the PEBS index when the header says one is there.
+    /// configured), and the PEBS index when the header says one is there. No public layout orders the two
+    /// when both are present: etwctl reads the PEBS index first, as the one public decoder that handles it
+    /// does (inferred, unverified on Windows' own bytes; the kernel sets PEBS only on CSwitch).
     std::uint8_t pmc_count() const noexcept { return pmc_count_; }
-    std::uint64_t pmc(std::size_t i) const noexcept { return load<std::uint64_t>(0x10 + 8 * i); }
+    std::uint64_t pmc(std::size_t i) const noexcept { return load<std::uint64_t>(pmc_offset() + 8 * i); }
     bool has_pebs() const noexcept { return has_pebs_; }
-    /// The PEBS index follows the PMC values (inferred: no public layout orders the two).
-    std::uint64_t pebs_index() const noexcept { return has_pebs_ ? load<std::uint64_t>(0x10 + 8 * std::size_t{pmc_count_}) : 0; }
+    std::uint64_t pebs_index() const noexcept { return has_pebs_ ? load<std::uint64_t>(0x10) : 0; }
+    /// Where the PMC values start in bytes().
+    std::size_t pmc_offset() const noexcept { return 0x10U + (has_pebs_ ? 8U : 0U); }
 
     /// message records: MessageNumber, the option flags, and the sequence / component id / GUID the flags
     /// selected (0 / nil where absent).

@@ -201,8 +201,9 @@ struct loss_report {
 struct event_ref {
     record rec{};
     std::uint16_t processor = 0;
-    std::uint64_t buffer_offset = 0; ///< file offset of the buffer that held it
     std::uint32_t stream = 0;        ///< the reader's stream (0: the header buffer)
+    std::uint64_t buffer_offset = 0; ///< file offset of the buffer that held it
+    std::uint32_t offset = 0;        ///< the record's offset in that buffer (decompressed, header included)
 };
 
 /// What the reader does with faults besides counting them: a function called with each (optional).
@@ -263,38 +264,49 @@ public:
         sift_down(0);
         return true;
     }
-    /// A record of the look-ahead: the record, and where it is in its stream's current buffer.
+    /// A record of the look-ahead: the record, and which of its stream's buffers holds it.
     struct ahead {
         event_ref ref{};
-        std::size_t offset = 0; ///< 0 for the stream's head
+        std::size_t entry = 0; ///< the buffer's index entry
+        bool head = false;     ///< the stream's head (take() consumes it at once)
     };
     /// The records that come next on `stream` (the same processor) without consuming them: the head, then
-    /// the records after it in the same buffer, up to out.size() (at most max_look_ahead + 1). A
+    /// the records after it, up to out.size() and at most max_look_ahead after the head, reaching into the
+    /// processor's next buffer (decompressed into the stream's next slot, which its reading then uses). A
     /// dispatcher attaches to an event the stack records that follow it on its processor: the kernel may
-    /// log a stack-cache eviction or another event between an event and its stack.
+    /// log a stack-cache eviction or another event between an event and its stack, and a buffer may end
+    /// between them.
     std::size_t look_ahead(std::uint32_t stream_index, std::span<ahead> out) noexcept {
         if (stream_index >= streams_.size() || !streams_[stream_index].live || out.empty()) return 0;
         auto& st = streams_[stream_index];
-        out[0] = {st.head, 0};
+        out[0] = {st.head, st.current, true};
         std::size_t n = 1;
-        for (std::size_t at = st.at; n < out.size() && n <= max_look_ahead && !at_end_of_records(st.data, at);) {
+        bytes_view data = st.data;
+        std::size_t e = st.current;
+        std::size_t at = st.at;
+        while (n < out.size() && n <= max_look_ahead) {
+            if (at_end_of_records(data, at)) {
+                if (e != st.current || !prefetch(stream_index)) break; // one buffer ahead at most
+                data = st.prefetch_data, e = st.prefetch_entry, at = buffer_header_size;
+                continue;
+            }
             record rec;
-            auto const step = record_reader::read(st.data, at, rec);
+            auto const step = record_reader::read(data, at, rec);
             if (step.what != rule::ok) break; // the fault is reported when the stream gets there
-            bool skip = false;
-            for (std::size_t i = 0; i < st.taken_count; ++i) skip = skip || st.taken[i] == at;
-            if (!skip) out[n++] = {{rec, st.processor, entries_[st.current].offset, stream_index}, at};
+            if (!is_taken(st, e, at))
+                out[n++] = {{rec, st.processor, stream_index, entries_[e].offset, static_cast<std::uint32_t>(at)}, e, false};
             at = step.next;
         }
         return n;
     }
-    /// Consumes a record look_ahead returned (the head, or one after it: that one is skipped when the
-    /// stream reaches it), keeping the merge in order. Take records in the order look_ahead gave them.
+    /// Consumes a record look_ahead returned: the head at once (the stream moves on), any other when the
+    /// stream reaches it (it is skipped then), keeping the merge in order. Take the records after the head
+    /// before the head.
     void take(std::uint32_t stream_index, ahead const& a) noexcept {
         if (stream_index >= streams_.size() || !streams_[stream_index].live) return;
         auto& st = streams_[stream_index];
-        if (a.offset != 0) {
-            if (st.taken_count < max_look_ahead) st.taken[st.taken_count++] = static_cast<std::uint32_t>(a.offset);
+        if (!a.head) {
+            if (st.taken_count < max_look_ahead) st.taken[st.taken_count++] = {a.entry, a.ref.offset};
             return;
         }
         advance(stream_index);
@@ -321,7 +333,11 @@ private:
         std::uint64_t sequence = 0;
         std::uint32_t size = 0;
         std::uint16_t processor = 0;
-        bool header = false;
+        bool readable = true; ///< false: its BufferSize is not a buffer's (reported when indexed)
+    };
+    struct taken_record {
+        std::size_t entry = 0;
+        std::size_t offset = 0;
     };
     struct stream {
         event_ref head{};
@@ -329,11 +345,16 @@ private:
         std::size_t at = 0;        // the next record's offset in data
         std::size_t first = 0, last = 0, current = 0; // its entries [first, last), the one being read
         std::size_t slot = 0;      // the decompression slot in use
-        std::uint32_t taken[max_look_ahead] = {}; // offsets in data of records taken out of order (look_ahead)
+        std::size_t prefetch_entry = no_entry; // the next buffer, read ahead by look_ahead
+        std::size_t prefetch_slot = 0;
+        bytes_view prefetch_data{};
+        taken_record taken[max_look_ahead] = {}; // records taken out of order (look_ahead)
         std::uint8_t taken_count = 0;
         std::uint16_t processor = 0;
+        bool loaded = false;       // data holds the current buffer
         bool live = false;
     };
+    static constexpr std::size_t no_entry = static_cast<std::size_t>(-1);
     struct counts {
         std::size_t buffers = 0;
         std::size_t streams = 1; // the header buffer's own
@@ -362,14 +383,15 @@ private:
         for (std::uint64_t o = 0; buffer_header::fits(file, o);) {
             bool ok = false;
             auto const next = next_buffer(f, o, ok);
-            if (ok) {
-                buffer_header const b(file.subspan(o));
-                ++c.buffers;
-                if (o != 0) {
-                    auto const p = b.processor();
-                    if ((seen[p / 32] & (1U << (p % 32))) == 0) seen[p / 32] |= 1U << (p % 32), ++c.streams;
-                    if (b.compressed()) c.max_decompressed = (std::max)(c.max_decompressed, std::size_t{b.saved_offset()});
-                }
+            buffer_header const b(file.subspan(o));
+            ++c.buffers; // an unreadable buffer keeps its entry: its sequence number is not a gap
+            if (ok && o != 0) {
+                auto const p = b.processor();
+                if ((seen[p / 32] & (1U << (p % 32))) == 0) seen[p / 32] |= 1U << (p % 32), ++c.streams;
+                // a compressed buffer decompresses to at most the session's buffer size: a larger
+                // SavedOffset is a fault (load), not a reason to ask for more storage
+                if (b.compressed() && b.saved_offset() <= f.header().buffer_size())
+                    c.max_decompressed = (std::max)(c.max_decompressed, std::size_t{b.saved_offset()});
             }
             o = next;
         }
@@ -406,17 +428,16 @@ private:
         auto const file = file_.bytes();
         std::size_t n = 0;
         std::uint64_t o = 0;
-        for (; buffer_header::fits(file, o);) {
+        for (; buffer_header::fits(file, o) && n < entries_.size();) {
             bool ok = false;
             auto const next = next_buffer(file_, o, ok);
+            buffer_header const b(file.subspan(o));
+            entries_[n++] = {o, b.sequence_number(), ok ? b.buffer_size() : 0U, b.processor(), ok};
             if (!ok) {
-                buffer_header const b(file.subspan(o));
                 report({rule::trace_buffer_size, o, 0, b.buffer_size(), file.size() - o});
                 ++losses_.buffers_unreadable;
                 losses_.bytes_skipped += next - o;
-            } else if (n < entries_.size()) {
-                buffer_header const b(file.subspan(o));
-                entries_[n++] = {o, b.sequence_number(), b.buffer_size(), b.processor(), o == 0};
+            } else {
                 if (b.flags() & buffer_flag::events_lost) ++losses_.buffers_events_lost;
                 if (b.flags() & buffer_flag::buffer_lost) ++losses_.buffers_buffer_lost;
             }
@@ -432,7 +453,10 @@ private:
         std::sort(rest.begin(), rest.end(), [](entry const& a, entry const& b) { return a.sequence < b.sequence; });
         for (std::size_t i = 1; i < rest.size(); ++i)
             if (rest[i].sequence > rest[i - 1].sequence + 1) losses_.sequence_gaps += rest[i].sequence - rest[i - 1].sequence - 1;
-        std::stable_sort(rest.begin(), rest.end(), [](entry const& a, entry const& b) { return a.processor < b.processor; });
+        // (std::sort, not stable_sort: stable_sort may allocate; the sequence makes the order total)
+        std::sort(rest.begin(), rest.end(), [](entry const& a, entry const& b) {
+            return a.processor != b.processor ? a.processor < b.processor : a.sequence < b.sequence;
+        });
         // streams: 0 = the header buffer, then one per processor
         std::size_t s = 0;
         if (n > 0) streams_[s++] = make_stream(0, 1, 0);
@@ -454,53 +478,76 @@ private:
         heap_size_ = 0;
         for (std::uint32_t s = 0; s < streams_.size(); ++s) {
             auto& st = streams_[s];
-            st.live = load(s, st.first) && fetch(s);
+            st.current = st.first;
+            st.live = fetch(s); // its first readable buffer: an unreadable first buffer does not end the stream
             if (st.live) heap_[heap_size_++] = s;
         }
         for (std::size_t i = heap_size_; i-- > 0;) sift_down(i);
     }
 
-    /// Makes entry `e` the current buffer of stream `s`: checks its data end, decompresses it into the
-    /// stream's next slot when compressed. False (after reporting) when the buffer cannot be read.
-    bool load(std::uint32_t s, std::size_t e) noexcept {
-        auto& st = streams_[s];
+    /// The bytes of entry `e` from its start to its end of data: in the file, or decompressed into `slot`
+    /// (the header kept in front, so offsets read as in a plain buffer). Reports only when `report_fault`.
+    bytes_view map_buffer(std::uint32_t s, std::size_t e, std::size_t slot_index, bool report_fault) noexcept {
         auto const& en = entries_[e];
-        st.current = e;
-        st.at = buffer_header_size;
-        st.taken_count = 0;
+        if (!en.readable) return {}; // reported when indexed
         auto const raw = file_.bytes().subspan(en.offset, en.size);
         buffer_header const b(raw);
         auto const end = b.data_end();
-        if (!b.compressed()) {
-            if (end < buffer_header_size || end > en.size) {
-                report({rule::trace_buffer_filled, en.offset, 0x30, end, en.size});
+        auto const fail = [&](fault const& f) noexcept {
+            if (report_fault) {
+                report(f);
                 ++losses_.buffers_unreadable;
                 losses_.bytes_skipped += en.size;
-                return false;
             }
-            st.data = raw.first(end);
-            return true;
+            return bytes_view{};
+        };
+        if (!b.compressed()) {
+            if (end < buffer_header_size || end > en.size) return fail({rule::trace_buffer_filled, en.offset, 0x30, end, en.size});
+            return raw.first(end);
         }
-        if (end < buffer_header_size || end - buffer_header_size + buffer_header_size > slot_size_) {
-            report({rule::trace_buffer_filled, en.offset, 0x04, end, slot_size_});
-            ++losses_.buffers_unreadable;
-            losses_.bytes_skipped += en.size;
-            return false;
-        }
-        st.slot = (st.slot + 1) % stream_slots;
-        auto const slot = slots_.subspan((std::size_t{s} * stream_slots + st.slot) * slot_size_, slot_size_);
-        // the decompressed buffer keeps the header in front, so offsets read the same as in a plain buffer
+        auto const bound = (std::min)(std::size_t{file_.header().buffer_size()}, slot_size_);
+        if (end < buffer_header_size || end > bound) return fail({rule::trace_buffer_filled, en.offset, 0x04, end, file_.header().buffer_size()});
+        auto const slot = slots_.subspan((std::size_t{s} * stream_slots + slot_index) * slot_size_, slot_size_);
         std::copy_n(raw.data(), buffer_header_size, slot.data());
         auto const want = std::size_t{end} - buffer_header_size;
         auto const r = decompress_plain_lz77(raw.subspan(buffer_header_size), slot.subspan(buffer_header_size, want));
-        if (!r || r.written != want) {
-            rule const why = !r ? r.error : rule::trace_compressed_size;
-            report({why, en.offset, static_cast<std::uint32_t>(buffer_header_size + r.input_offset), r.written, want});
-            ++losses_.buffers_unreadable;
-            losses_.bytes_skipped += en.size;
-            return false;
+        if (!r || r.written != want)
+            return fail({!r ? r.error : rule::trace_compressed_size, en.offset, static_cast<std::uint32_t>(buffer_header_size + r.input_offset),
+                         r.written, want});
+        return slot.first(end);
+    }
+
+    /// Makes entry `e` the current buffer of stream `s` (the read-ahead one if look_ahead prepared it).
+    /// False (after reporting) when the buffer cannot be read.
+    bool load(std::uint32_t s, std::size_t e) noexcept {
+        auto& st = streams_[s];
+        st.current = e;
+        st.at = buffer_header_size;
+        // records taken from an earlier buffer were all passed
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < st.taken_count; ++i)
+            if (st.taken[i].entry >= e) st.taken[kept++] = st.taken[i];
+        st.taken_count = static_cast<std::uint8_t>(kept);
+        if (st.prefetch_entry == e) {
+            st.data = st.prefetch_data, st.slot = st.prefetch_slot;
+            st.prefetch_entry = no_entry;
+            return true;
         }
-        st.data = slot.first(end);
+        st.prefetch_entry = no_entry;
+        st.slot = (st.slot + 1) % stream_slots;
+        st.data = map_buffer(s, e, st.slot, true);
+        return !st.data.empty();
+    }
+
+    /// Reads the stream's next buffer ahead of time (look_ahead), into the slot its reading will use.
+    bool prefetch(std::uint32_t s) noexcept {
+        auto& st = streams_[s];
+        if (st.prefetch_entry == st.current + 1) return true;
+        if (st.current + 1 >= st.last) return false;
+        std::size_t const slot = (st.slot + 1) % stream_slots;
+        bytes_view const data = map_buffer(s, st.current + 1, slot, false); // a fault is reported when the stream gets there
+        if (data.empty()) return false;
+        st.prefetch_entry = st.current + 1, st.prefetch_slot = slot, st.prefetch_data = data;
         return true;
     }
 
@@ -509,16 +556,17 @@ private:
     bool fetch(std::uint32_t s) noexcept {
         auto& st = streams_[s];
         for (;;) {
-            if (!at_end_of_records(st.data, st.at)) {
+            if (st.loaded && !at_end_of_records(st.data, st.at)) {
                 auto const step = record_reader::read(st.data, st.at, st.head.rec);
                 if (step.what == rule::ok) {
-                    if (was_taken(st, st.at)) { // handed out already, with the event it belongs to
+                    if (take_if_taken(st, st.current, st.at)) { // handed out already, with the event it belongs to
                         st.at = step.next;
                         continue;
                     }
                     st.head.processor = st.processor;
-                    st.head.buffer_offset = entries_[st.current].offset;
                     st.head.stream = s;
+                    st.head.buffer_offset = entries_[st.current].offset;
+                    st.head.offset = static_cast<std::uint32_t>(st.at);
                     st.at = step.next;
                     return true;
                 }
@@ -527,15 +575,21 @@ private:
                 losses_.bytes_skipped += st.data.size() - st.at;
             }
             // the next buffer of this stream that can be read
-            bool loaded = false;
-            while (!loaded && st.current + 1 < st.last) loaded = load(s, st.current + 1);
-            if (!loaded) return false;
+            std::size_t e = st.loaded ? st.current + 1 : st.current;
+            st.loaded = false;
+            for (; e < st.last && !st.loaded; ++e) st.loaded = load(s, e);
+            if (!st.loaded) return false;
         }
     }
 
-    static bool was_taken(stream& st, std::size_t at) noexcept {
+    static bool is_taken(stream const& st, std::size_t e, std::size_t at) noexcept {
         for (std::size_t i = 0; i < st.taken_count; ++i)
-            if (st.taken[i] == at) {
+            if (st.taken[i].entry == e && st.taken[i].offset == at) return true;
+        return false;
+    }
+    static bool take_if_taken(stream& st, std::size_t e, std::size_t at) noexcept {
+        for (std::size_t i = 0; i < st.taken_count; ++i)
+            if (st.taken[i].entry == e && st.taken[i].offset == at) {
                 st.taken[i] = st.taken[--st.taken_count];
                 return true;
             }

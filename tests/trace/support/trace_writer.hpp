@@ -5,8 +5,10 @@
 // compressed buffers, and large generated traces for the benchmarks.
 //
 // Test code: it allocates and throws (std::invalid_argument / std::length_error / std::logic_error when
-// asked for something that cannot be written). It never reads the library's trace reader: its layouts
-// come from the public sources below, so the reader is checked against them and not against itself.
+// asked for something that cannot be written); built without exceptions (the noexcept preset's
+// -fno-exceptions), it prints the refusal on stderr and aborts instead. It never reads the library's
+// trace reader: its layouts come from the public sources below, so the reader is checked against them
+// and not against itself.
 //
 // Sources (public):
 //   - Geoff Chappell, geoffchappell.com: "WMI_BUFFER_HEADER" (+ its BufferFlag and BufferType pages),
@@ -39,6 +41,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -140,6 +144,18 @@ inline constexpr std::uint16_t stack_key_kernel = 0x1825, stack_key_user = 0x182
 // ---------------------------------------------------------------------------------------------------
 namespace writer_detail {
 
+/// Refuses what cannot be written: throws `Error` (what the writer's tests check), or, without
+/// exceptions, says why on stderr and aborts (a test that asks for it is a broken test).
+template <class Error>
+[[noreturn]] inline void refuse(char const* why) {
+#if defined(__cpp_exceptions)
+    throw Error(why);
+#else
+    std::fprintf(stderr, "etwctl_test::trace_writer: %s\n", why);
+    std::abort();
+#endif
+}
+
 template <class T>
 inline void store_le(std::byte* at, T value) noexcept {
     auto v = static_cast<std::uint64_t>(value);
@@ -181,7 +197,7 @@ inline void put_ansiz(bytes& out, std::string_view s) {
 }
 inline void put_bytes(bytes& out, byte_view b) { out.insert(out.end(), b.begin(), b.end()); }
 inline void check_pointer_size(std::uint8_t p) {
-    if (p != 4 && p != 8) throw std::invalid_argument("pointer size must be 4 or 8");
+    if (p != 4 && p != 8) writer_detail::refuse<std::invalid_argument>("pointer size must be 4 or 8");
 }
 
 } // namespace writer_detail
@@ -353,10 +369,10 @@ public:
         if (opt_.header_buffer_size == 0) opt_.header_buffer_size = opt_.buffer_size;
         for (auto size : {opt_.buffer_size, opt_.header_buffer_size}) {
             if (size < 0x100 || size % 8 != 0 || size > 0x4000000)
-                throw std::invalid_argument("buffer sizes must be multiples of 8 in [0x100, 64 MB]");
+                writer_detail::refuse<std::invalid_argument>("buffer sizes must be multiples of 8 in [0x100, 64 MB]");
         }
 #if !ETWCTL_TEST_WRITER_HAS_LZ77
-        if (opt_.compress) throw std::logic_error("compress = true needs lz77_compress.hpp");
+        if (opt_.compress) writer_detail::refuse<std::logic_error>("compress = true needs lz77_compress.hpp");
 #endif
         // The header buffer goes first but is written last (BuffersWritten is known only then): keep
         // its place at the front of the file.
@@ -386,7 +402,7 @@ public:
     std::size_t perfinfo(std::uint16_t cpu, std::uint16_t hook_id, std::uint8_t version, std::uint64_t ts,
                          byte_view payload, std::span<std::uint64_t const> pmc = {},
                          std::optional<std::uint64_t> pebs = {}, bool bits32 = false) {
-        if (pmc.size() > 7) throw std::invalid_argument("at most 7 PMC counters fit the header's count bits");
+        if (pmc.size() > 7) writer_detail::refuse<std::invalid_argument>("at most 7 PMC counters fit the header's count bits");
         std::size_t const ext = 8 * (pmc.size() + (pebs ? 1U : 0U));
         std::size_t const size = 0x10 + ext + payload.size();
         std::byte* r = begin_record(cpu, size);
@@ -448,7 +464,7 @@ public:
                       bool bits32 = false) {
         std::size_t items_size = 0;
         for (auto const& item : items) {
-            if (item.data.size() > 0xFFF0) throw std::length_error("extended item too large");
+            if (item.data.size() > 0xFFF0) writer_detail::refuse<std::length_error>("extended item too large");
             items_size += 8 + writer_detail::align8(item.data.size());
         }
         std::size_t const size = 0x50 + items_size + payload.size();
@@ -535,7 +551,7 @@ public:
     /// Any bytes as one record (hostile tests): copied as given, padded with zeros to 8; the buffer's
     /// TimeStamp is not changed. The bytes may claim any size; the walk of the buffer is the test's.
     std::size_t raw(std::uint16_t cpu, byte_view record) {
-        if (record.empty()) throw std::invalid_argument("a raw record needs at least one byte");
+        if (record.empty()) writer_detail::refuse<std::invalid_argument>("a raw record needs at least one byte");
         std::byte* r = begin_record(cpu, record.size());
         copy_payload(r, record);
         ++raw_records_;
@@ -626,7 +642,7 @@ private:
     trace_counts counts_;
 
     void check_open() const {
-        if (finished_) throw std::logic_error("trace_writer: already finished");
+        if (finished_) writer_detail::refuse<std::logic_error>("trace_writer: already finished");
     }
     cpu_buffer& cpu_slot(std::uint16_t cpu) {
         if (cpu >= cpus_.size()) cpus_.resize(std::size_t{cpu} + 1);
@@ -643,7 +659,7 @@ private:
         check_open();
         std::size_t const aligned = writer_detail::align8(size);
         if (size > 0xFFFF || aligned > opt_.buffer_size - buffer_header_size)
-            throw std::length_error("record does not fit a buffer (or its u16 size)");
+            writer_detail::refuse<std::length_error>("record does not fit a buffer (or its u16 size)");
         cpu_buffer* b = &cpu_slot(cpu);
         if (b->used + aligned > opt_.buffer_size) {
             flush_slot(cpu, 0);
@@ -884,7 +900,7 @@ inline void trace_writer::write_header_buffer() {
     std::size_t at = buffer_header_size;
     auto place = [&](std::size_t record_size) {
         std::size_t const aligned = writer_detail::align8(record_size);
-        if (record_size > 0xFFFF || at + aligned > size) throw std::length_error("header buffer too small");
+        if (record_size > 0xFFFF || at + aligned > size) writer_detail::refuse<std::length_error>("header buffer too small");
         std::byte* r = buffer.data() + at;
         std::memset(r, 0, aligned);
         at += aligned;
