@@ -8,8 +8,10 @@
 //   trace/tracelogging.hpp   TraceLogging events decoded from their own metadata
 //   trace/reader.hpp         trace_file, reader (time order across processors, lost data, faults)
 //   trace/events.hpp         event_stream (stacks attached), stack_cache, on<"Name"> handlers, dispatch
+//   trace/consume.hpp        a live session consumed through the same handlers (OpenTrace / ProcessTrace)
 #pragma once
 
+#include "etwctl/trace/consume.hpp"
 #include "etwctl/trace/events.hpp"
 #include "etwctl/trace/format.hpp"
 #include "etwctl/trace/kernel_events.hpp"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // etwctl/detail/windows_syscalls.hpp - the one etwctl header that includes <windows.h>.
 //
+// The consumer functions (OpenTraceW, ProcessTrace, CloseTrace: advapi32, forwarded to sechost) likewise.
+//
 // The session functions (advapi32's StartTraceW, ControlTraceW, QueryAllTracesW, EnableTraceEx2 and the
 // A forms, forwarded to sechost on current Windows) are resolved the same way: GetProcAddress on
 // advapi32, on first use; a missing one is ERROR_PROC_NOT_FOUND. Their prototypes are spelt with the
@@ -25,6 +27,7 @@
 
 #include "etwctl/config.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/consumer_concept.hpp"
 #include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/status_codes.hpp"
 
@@ -49,6 +52,13 @@ inline std::uintptr_t find_export(session_function f) noexcept {
     HMODULE const m = advapi32();
     if (!m) return 0;
     return reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, session_function_name(f).data()) /* NUL-terminated literal */);
+}
+
+/// A consumer function's address in advapi32 (OpenTraceW, ProcessTrace, CloseTrace), or 0.
+inline std::uintptr_t find_export(consumer_function f) noexcept {
+    HMODULE const m = advapi32();
+    if (!m) return 0;
+    return reinterpret_cast<std::uintptr_t>(::GetProcAddress(m, consumer_function_name(f).data()) /* NUL-terminated literal */);
 }
 
 // One thunk per export: the address (non-zero) cast to the export's prototype and called.
@@ -122,6 +132,39 @@ inline std::uint32_t enable_trace_ex2(std::uintptr_t fn, std::uint64_t handle, v
     using type = ULONG(WINAPI*)(ULONG64, GUID const*, ULONG, UCHAR, ULONGLONG, ULONGLONG, ULONG, void*);
     return reinterpret_cast<type>(fn)(handle, static_cast<GUID const*>(provider), code, level, any, all, timeout,
                                       const_cast<void*>(params)); // PENABLE_TRACE_PARAMETERS: EnableTraceEx2 only reads it
+}
+
+// The consumer functions (evntrace.h prototypes: PROCESSTRACE_HANDLE is ULONG64, a TRACEHANDLE; the
+// logfile is passed as a pointer; LPFILETIME points at two DWORDs, the low part first, which is the
+// little-endian layout of a 64-bit FILETIME value).
+static_assert(sizeof(FILETIME) == 8);
+inline std::uint32_t open_trace_w(std::uintptr_t fn, void* logfile, std::uint64_t* handle) noexcept {
+    using type = ULONG64(WINAPI*)(void*);
+    ::SetLastError(0);
+    ULONG64 const h = reinterpret_cast<type>(fn)(logfile);
+    if (h == static_cast<ULONG64>(invalid_processtrace_handle)) {
+        *handle = invalid_processtrace_handle;
+        DWORD const e = ::GetLastError();
+        return e != 0 ? e : win32::invalid_parameter; // "INVALID_PROCESSTRACE_HANDLE; GetLastError for more"
+    }
+    *handle = h;
+    return win32::success;
+}
+inline std::uint32_t process_trace(std::uintptr_t fn, std::uint64_t const* handles, std::uint32_t count, std::uint64_t const* start,
+                                   std::uint64_t const* end) noexcept {
+    using type = ULONG(WINAPI*)(ULONG64*, ULONG, FILETIME*, FILETIME*);
+    FILETIME s{}, e{};
+    auto const to_filetime = [](std::uint64_t v, FILETIME& out) {
+        out.dwLowDateTime = static_cast<DWORD>(v & 0xFFFFFFFFU);
+        out.dwHighDateTime = static_cast<DWORD>(v >> 32);
+        return &out;
+    };
+    return reinterpret_cast<type>(fn)(const_cast<ULONG64*>(handles), count, start ? to_filetime(*start, s) : nullptr,
+                                      end ? to_filetime(*end, e) : nullptr); // ProcessTrace only reads the array
+}
+inline std::uint32_t close_trace(std::uintptr_t fn, std::uint64_t handle) noexcept {
+    using type = ULONG(WINAPI*)(ULONG64);
+    return reinterpret_cast<type>(fn)(handle);
 }
 
 inline std::uint32_t current_process_id() noexcept { return ::GetCurrentProcessId(); }

@@ -3,7 +3,8 @@
 // kernel concept (kernel/concept.hpp) go to ntdll / advapi32 through detail/windows_syscalls.hpp, the
 // one header that includes <windows.h>; the session calls (kernel/session_concept.hpp: StartTraceW,
 // ControlTraceW, QueryAllTracesW, EnableTraceEx2 and the A forms) go to advapi32 the same way (a
-// missing one is ERROR_PROC_NOT_FOUND), and current_process_id / process_alive to kernel32. Each export is resolved lazily and lock-free
+// missing one is ERROR_PROC_NOT_FOUND), the consumer calls (kernel/consumer_concept.hpp: OpenTraceW,
+// ProcessTrace, CloseTrace) likewise, and current_process_id / process_alive to kernel32. Each export is resolved lazily and lock-free
 // (detail/lazy_export.hpp); a missing one is STATUS_ENTRYPOINT_NOT_FOUND (ERROR_PROC_NOT_FOUND from
 // EventSetInformation), never a load failure.
 // The overloads of set / query / compat without a kernel argument are one layer up, above the faces
@@ -18,6 +19,7 @@
 #include "etwctl/detail/lazy_export.hpp"
 #include "etwctl/detail/windows_syscalls.hpp"
 #include "etwctl/kernel/concept.hpp"
+#include "etwctl/kernel/consumer_concept.hpp"
 #include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/status_codes.hpp"
 
@@ -92,6 +94,25 @@ public:
             return detail::win::enable_trace_ex2(f, handle, provider, code, level, match_any, match_all, timeout, params);
         return win32::proc_not_found;
     }
+    // ---- the consumer calls (consumer_kernel) ------------------------------------------------------------
+    std::uint32_t open_trace_w(void* logfile, std::uint64_t* handle) noexcept {
+        if (auto f = address(consumer_function::open_trace_w)) return detail::win::open_trace_w(f, logfile, handle);
+        *handle = invalid_processtrace_handle;
+        return win32::proc_not_found;
+    }
+    std::uint32_t process_trace(std::uint64_t const* handles, std::uint32_t count, std::uint64_t const* start_time,
+                                std::uint64_t const* end_time) noexcept {
+        if (auto f = address(consumer_function::process_trace)) return detail::win::process_trace(f, handles, count, start_time, end_time);
+        return win32::proc_not_found;
+    }
+    std::uint32_t close_trace(std::uint64_t handle) noexcept {
+        if (auto f = address(consumer_function::close_trace)) return detail::win::close_trace(f, handle);
+        return win32::proc_not_found;
+    }
+    bool consumer_available(consumer_function f) const noexcept {
+        return const_cast<native_kernel*>(this)->address(f) != 0;
+    }
+
     std::uint32_t current_process_id() noexcept { return detail::win::current_process_id(); }
     bool process_alive(std::uint32_t pid) noexcept { return detail::win::process_alive(pid); }
 
@@ -116,15 +137,20 @@ private:
     std::uintptr_t address(session_function f) noexcept {
         return session_exports_[static_cast<int>(f)].get([f]() noexcept { return detail::win::find_export(f); });
     }
+    std::uintptr_t address(consumer_function f) noexcept {
+        return consumer_exports_[static_cast<int>(f)].get([f]() noexcept { return detail::win::find_export(f); });
+    }
 
     detail::lazy_export exports_[6];
     detail::lazy_export session_exports_[session_function_count];
+    detail::lazy_export consumer_exports_[consumer_function_count];
 };
 
 static_assert(kernel<native_kernel>);
 static_assert(kernel_with_availability<native_kernel>);
 static_assert(session_kernel<native_kernel> && ansi_session_kernel<native_kernel> && orphan_session_kernel<native_kernel>);
 static_assert(kernel_with_privileges<native_kernel>);
+static_assert(consumer_kernel<native_kernel>);
 
 ETWCTL_END_NAMESPACE
 

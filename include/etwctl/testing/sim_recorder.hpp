@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: MIT
+// etwctl/testing/sim_recorder.hpp - the simulated kernel records: a deterministic, seeded workload
+// (processors, processes, threads, images, what runs where) and a recorder that turns a sim session's
+// configuration into the events that configuration implies, written in Windows' buffer format.
+//
+//     sim::kernel k;                          // the session configured as for Windows:
+//     ... start "NT Kernel Logger", set<system_trace_enable_flags>, set<stack_tracing>, intervals, PMC ...
+//     sim::workload w({.seed = 7});
+//     sim::memory_file file(storage);         // or any sim::byte_sink (a real-time consumer, a file)
+//     sim::recorder rec(k, limits::kernel_logger_id, w, buffers, file.sink());
+//     rec.start(); rec.advance(20); rec.stop(); // then ControlTrace(STOP) reports the losses
+//
+// What the configuration implies (the recorder reads it from the sim's state when it starts):
+//  - the group mask (set<system_trace_enable_flags>, or EnableFlags in the session's properties):
+//    PROCESS / THREAD / LOADER -> Process, Thread and Image DCStart rundown at start and DCEnd at stop;
+//    PROFILE -> SampledProfile on every processor at the Timer source's interval (100 ns units: 1250 ->
+//    8 per ms per processor) and the interval rundown (CollectionStart / CollectionEnd, source "Timer");
+//    CSWITCH -> CSwitch, DISPATCHER -> ReadyThread at each of the workload's context switches;
+//  - the header event (TRACE_LOGFILE_HEADER) and the group-mask extension event (0x0005) first in the
+//    header buffer (Chappell, "TRACE_LOGFILE_HEADER", "ETW_KERNEL_HEADER_EXTENSION": for a system logger
+//    the extension is always the second event);
+//  - the stack list (set<stack_tracing>): a StackWalk record (0x1820) right after each event whose hook
+//    is in it, on the same processor, EventTimeStamp = the event's timestamp, frames inside the images
+//    of the running thread's process (Microsoft Learn, "StackWalk_Event"); with stack caching on
+//    (set<stack_caching>) a StackKeyUser reference (0x1826) instead, and the definitions as
+//    StackKeyRundown (0x1824) records at stop (phnt ntwmi.h, the stack-cache types);
+//  - the PMC counter list and event list (set<pmc_counter_list> / set<pmc_event_list>): every event of
+//    the list carries one u64 per configured counter, in the configured order, after its PERFINFO header
+//    (Chappell, "PERFINFO_TRACE_HEADER"), and a PmcCounterConfig event (0x0F30) names them;
+//  - buffers of the session's BufferSize, one current buffer per processor (WMI_BUFFER_HEADER, records
+//    8-byte aligned, SYSTEM / PERFINFO headers in the session's pointer size; Chappell, "WMI_BUFFER_HEADER",
+//    "Trace Headers"); a full buffer goes to the logger's write queue and the processor takes a free
+//    one. At most MaximumBuffers exist: when a processor finds none free, its events are lost, counted
+//    in the session's statistics (EventsLost, what ControlTrace's QUERY and STOP report) and in the
+//    file's header (TRACE_LOGFILE_HEADER.EventsLost).
+// Model choices (no source gives the kernel's behaviour; marked "model choice" below): the logger writes `write_buffers_per_ms` queued buffers per simulated
+// millisecond (0: all, at once), so small or few buffers against a high event rate lose events, as on
+// Windows; an event and its stack record are reserved together (never split across buffers); the clock
+// is QPC at 10 MHz (raw timestamps in 100 ns ticks); a PMC value is (ProfileSource << 48) | a running
+// count per processor, so a consumer can tell which counter a value belongs to; rundown events go to
+// processor 0's buffers; the workload's process, thread and image sets do not change while recording
+// (no Start / End events yet).
+// Fixed capacity, no heap: the caller gives the per-processor buffer storage (recorder::storage_size)
+// and a sink that receives the file's bytes at their offsets (the header buffer is written again at stop
+// with the final counts, as Windows finalizes a file; a real-time sink may ignore that rewrite).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <type_traits>
+
+#include "etwctl/config.hpp"
+#include "etwctl/group_mask.hpp"
+#include "etwctl/names/flags.hpp"
+#include "etwctl/names/sources.hpp"
+#include "etwctl/session/layouts.hpp"
+#include "etwctl/testing/sim_kernel.hpp"
+#include "etwctl/trace/format.hpp"
+#include "etwctl/trace/kernel_events.hpp"
+#include "etwctl/types.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace sim {
+
+// ---- the workload ----------------------------------------------------------------------------------------
+
+/// What the simulated machine runs (all deterministic from the seed).
+struct workload_options {
+    std::uint64_t seed = 1;
+    std::uint16_t processors = current_windows_model::processors;
+    std::uint16_t processes = 3;
+    std::uint16_t threads_per_process = 3;
+    std::uint16_t images_per_process = 3;  ///< the .exe and (n - 1) DLLs
+    std::uint32_t switch_interval = 10000; ///< 100 ns units between a processor's context switches (1 ms)
+};
+
+/// A seeded workload: processes with their threads and images, and which thread runs on each processor.
+class workload {
+public:
+    static constexpr std::size_t max_processors = 64;
+    static constexpr std::size_t max_processes = 16;
+    static constexpr std::size_t max_threads = 128;
+    static constexpr std::size_t max_images = 64;
+    static constexpr std::size_t stack_variants = 8; ///< distinct call stacks per thread
+    static constexpr std::size_t max_frames = 8;
+
+    struct process_info {
+        std::uint32_t process_id = 0;
+        std::uint32_t parent_id = 0;
+        std::uint32_t index = 0; ///< names it: "simproc<index>.exe"
+    };
+    struct thread_info {
+        std::uint32_t thread_id = 0;
+        std::uint16_t process = 0; ///< index into processes()
+        std::int8_t priority = 8;
+    };
+    struct image_info {
+        std::uint16_t process = 0;
+        std::uint32_t index = 0;   ///< 0: the process's .exe, else "simmod<index>.dll"
+        std::uint64_t base = 0;    ///< for a 64-bit session; base32() for a 32-bit one
+        std::uint32_t size = 0;
+        std::uint64_t base_for(std::uint8_t pointer_size) const noexcept { return pointer_size == 4 ? (base & 0x7FFFFFFFU) : base; }
+    };
+
+    /// Clamps the options to the capacities above (at least one of each).
+    explicit workload(workload_options o = {}) noexcept : o_(o) {
+        o_.processors = clamp16(o_.processors, max_processors);
+        o_.processes = clamp16(o_.processes, max_processes);
+        o_.threads_per_process = clamp16(o_.threads_per_process, max_threads / o_.processes);
+        o_.images_per_process = clamp16(o_.images_per_process, max_images / o_.processes);
+        if (o_.switch_interval == 0) o_.switch_interval = 1;
+        rng_ = o_.seed * 0x9E3779B97F4A7C15ULL + 1;
+        for (std::uint16_t p = 0; p < o_.processes; ++p) {
+            processes_[p] = {0x400U + 4U * p, p == 0 ? 4U : 0x400U, p};
+            for (std::uint16_t t = 0; t < o_.threads_per_process; ++t)
+                threads_[thread_count_++] = {0x2000U + 4U * static_cast<std::uint32_t>(thread_count_), p,
+                                             static_cast<std::int8_t>(8 + next() % 8)};
+            for (std::uint16_t i = 0; i < o_.images_per_process; ++i) {
+                // x64 user images at 0x7FF6'xxxx'0000 (a 32-bit session sees the low 31 bits: still user space)
+                std::uint64_t const base = 0x00007FF600000000ULL + (std::uint64_t{p} << 24) + (std::uint64_t{i} << 20);
+                images_[image_count_++] = {p, i, base, 0x80000U};
+            }
+        }
+        // processor c starts with thread c (threads beyond the processors wait; with fewer threads than
+        // processors, some share one: model choice, the sim has no idle thread)
+        for (std::size_t c = 0; c < o_.processors; ++c) running_[c] = static_cast<std::uint16_t>(c % thread_count_);
+    }
+
+    workload_options const& options() const noexcept { return o_; }
+    std::span<process_info const> processes() const noexcept { return {processes_, o_.processes}; }
+    std::span<thread_info const> threads() const noexcept { return {threads_, thread_count_}; }
+    std::span<image_info const> images() const noexcept { return {images_, image_count_}; }
+    /// The thread (index into threads()) running on a processor.
+    std::uint16_t running(std::size_t processor) const noexcept { return running_[processor % max_processors]; }
+
+    /// A context switch on `processor`: another thread that no other processor runs, drawn from the seed;
+    /// the same thread when there is none (then no switch happens).
+    std::uint16_t switch_thread(std::size_t processor) noexcept {
+        std::size_t const self = processor % max_processors;
+        std::uint16_t& r = running_[self];
+        std::size_t const first = static_cast<std::size_t>(next() % thread_count_);
+        for (std::size_t i = 0; i < thread_count_; ++i) {
+            auto const t = static_cast<std::uint16_t>((first + i) % thread_count_);
+            bool busy = t == r;
+            for (std::size_t c = 0; c < o_.processors && !busy; ++c) busy = c != self && running_[c] == t;
+            if (!busy) return r = t;
+        }
+        return r;
+    }
+    /// Which of its stack_variants call stacks a thread is in (drawn per event).
+    std::uint32_t draw_variant() noexcept { return static_cast<std::uint32_t>(next() % stack_variants); }
+
+    /// The call stack of thread `t` in variant `v`, deepest frame first (the instruction pointer), every
+    /// frame inside one of the thread's process's images. Returns the frame count (2..max_frames).
+    std::size_t frames(std::uint16_t t, std::uint32_t v, std::uint8_t pointer_size, std::uint64_t (&out)[max_frames]) const noexcept {
+        std::uint16_t const p = threads_[t].process;
+        std::size_t const n = 2 + (t + v) % (max_frames - 1);
+        for (std::size_t i = 0; i < n; ++i) {
+            image_info const& img = images_[p * o_.images_per_process + (i + v) % o_.images_per_process];
+            out[i] = img.base_for(pointer_size) + 0x1000U + 0x40U * v + 0x100U * i + 4U * t;
+        }
+        return n;
+    }
+
+private:
+    static std::uint16_t clamp16(std::uint16_t v, std::size_t cap) noexcept {
+        if (v == 0) return 1;
+        return v > cap ? static_cast<std::uint16_t>(cap) : v;
+    }
+    std::uint64_t next() noexcept { // splitmix64: deterministic and good enough for a workload
+        std::uint64_t z = (rng_ += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+
+    workload_options o_;
+    std::uint64_t rng_ = 0;
+    process_info processes_[max_processes] = {};
+    thread_info threads_[max_threads] = {};
+    image_info images_[max_images] = {};
+    std::size_t thread_count_ = 0;
+    std::size_t image_count_ = 0;
+    std::uint16_t running_[max_processors] = {};
+};
+
+// ---- where the bytes go --------------------------------------------------------------------------------
+
+/// Receives the recorded bytes at their file offsets (a file, or a real-time consumer: buffers in the
+/// order they are flushed). `write` may be called again for offset 0 (the finalized header buffer).
+struct byte_sink {
+    void (*write)(void* context, std::uint64_t offset, std::span<std::byte const> bytes) noexcept = nullptr;
+    void* context = nullptr;
+};
+
+/// A file in the caller's memory: what a sim session with a log file writes. Bytes past the storage
+/// are not kept (overflowed() says so).
+class memory_file {
+public:
+    explicit memory_file(std::span<std::byte> storage) noexcept : storage_(storage) {}
+    byte_sink sink() noexcept { return {&memory_file::put, this}; }
+    std::span<std::byte const> bytes() const noexcept { return storage_.first(size_); }
+    std::size_t size() const noexcept { return size_; }
+    bool overflowed() const noexcept { return overflowed_; }
+
+private:
+    static void put(void* context, std::uint64_t offset, std::span<std::byte const> bytes) noexcept {
+        auto* self = static_cast<memory_file*>(context);
+        if (offset > self->storage_.size() || self->storage_.size() - offset < bytes.size()) {
+            self->overflowed_ = true;
+            return;
+        }
+        std::memcpy(self->storage_.data() + offset, bytes.data(), bytes.size());
+        auto const end = static_cast<std::size_t>(offset) + bytes.size();
+        if (end > self->size_) self->size_ = end;
+    }
+    std::span<std::byte> storage_;
+    std::size_t size_ = 0;
+    bool overflowed_ = false;
+};
+
+// ---- the recorder --------------------------------------------------------------------------------------
+
+/// How the recorder runs (not the session's configuration: that comes from the sim's state).
+struct recorder_options {
+    std::uint8_t pointer_size = 8;           ///< 8: a 64-bit kernel (SYSTEM64 / PERFINFO64); 4: a 32-bit one
+    std::uint32_t write_buffers_per_ms = 0;  ///< how fast the logger writes queued buffers (0: no limit)
+    std::uint64_t start_filetime = 134100000000000000ULL; ///< StartTime (UTC FILETIME), 2025-12-08
+    std::uint64_t start_qpc = 0x10000000ULL; ///< the raw clock at the session's start
+};
+
+/// What the recorder wrote, by kind (the counts a reader of its file must find).
+struct recorded_counts {
+    static constexpr std::size_t max_kinds = 32;
+    struct row {
+        hook_id hook{};
+        std::uint64_t count = 0;
+    };
+    row rows[max_kinds] = {};
+    std::size_t kinds = 0;
+    std::uint64_t events = 0;     ///< records written (stack records and the header buffer's included)
+    std::uint64_t lost = 0;       ///< events lost for lack of a buffer (stack records not counted)
+    std::uint64_t buffers = 0;    ///< buffers written, the header buffer included
+    std::uint64_t stacks = 0;     ///< events given a stack (StackWalk or key reference)
+    std::uint64_t with_pmc = 0;   ///< events carrying the configured counters
+
+    /// How many records of this hook were written.
+    std::uint64_t of(hook_id h) const noexcept {
+        for (std::size_t i = 0; i < kinds; ++i)
+            if (rows[i].hook == h) return rows[i].count;
+        return 0;
+    }
+    void add(hook_id h) noexcept {
+        ++events;
+        for (std::size_t i = 0; i < kinds; ++i)
+            if (rows[i].hook == h) {
+                ++rows[i].count;
+                return;
+            }
+        if (kinds < max_kinds) rows[kinds++] = {h, 1};
+    }
+};
+
+/// The events a sim session's configuration implies, in Windows' buffer format.
+class recorder {
+public:
+    // hook ids (phnt ntwmi.h; Microsoft Learn's MOF class pages)
+    static constexpr hook_id header_hook{0x0000}, extension_hook{0x0005};
+    static constexpr hook_id process_dc_start{0x0303}, process_dc_end{0x0304};
+    static constexpr hook_id thread_dc_start{0x0503}, thread_dc_end{0x0504};
+    static constexpr hook_id image_dc_start{0x1403}, image_dc_end{0x1404};
+    static constexpr hook_id sampled_profile{0x0F2E}, pmc_counter_config{0x0F30};
+    static constexpr hook_id collection_start{0x0F49}, collection_end{0x0F4A};
+    static constexpr hook_id cswitch{0x0524}, ready_thread{0x0532};
+    static constexpr hook_id stack_walk{0x1820}, stack_key_rundown{0x1824}, stack_key_user{0x1826};
+    static constexpr std::uint32_t max_pmc_counters = 4; ///< what the PERFINFO header's count bits carry in practice
+
+    /// Bytes of buffer storage the recorder needs for this session: (processors + 1) x BufferSize.
+    static std::size_t storage_size(kernel const& k, std::uint16_t logger_id, workload const& w) noexcept {
+        logger_record const* r = k.sessions().find(logger_id);
+        std::size_t const kb = r && r->properties.buffer_size != 0 ? r->properties.buffer_size : session_model::default_buffer_kb;
+        return (std::size_t{w.options().processors} + 1) * kb * 1024U;
+    }
+
+    recorder(kernel& k, std::uint16_t logger_id, workload& w, std::span<std::byte> storage, byte_sink sink,
+             recorder_options options = {}) noexcept
+        : k_(&k), w_(&w), sink_(sink), o_(options), logger_(logger_id) {
+        if (o_.pointer_size != 4) o_.pointer_size = 8;
+        logger_record const* r = k.sessions().find(logger_id);
+        if (!r) return;
+        handle_ = r->id;
+        props_ = r->properties;
+        buffer_bytes_ = (props_.buffer_size != 0 ? props_.buffer_size : session_model::default_buffer_kb) * 1024U;
+        if (storage.size() < storage_size(k, logger_id, w) || buffer_bytes_ < 1024U) return;
+        storage_ = storage;
+        read_configuration(k, r->id);
+        ok_ = true;
+    }
+
+    /// Whether the session exists and the storage suffices (else every call does nothing).
+    bool valid() const noexcept { return ok_; }
+    /// The group masks the recorder records for (read when constructed and again at start()).
+    group_mask const& masks() const noexcept { return masks_; }
+    recorded_counts const& counts() const noexcept { return counts_; }
+    /// The simulated time since start, in 100 ns units.
+    std::uint64_t now() const noexcept { return now_; }
+
+    /// Starts recording: the header buffer (header event, group-mask extension), then the rundown
+    /// (DCStart), the interval rundown and the PMC configuration.
+    void start() noexcept {
+        if (!ok_ || started_) return;
+        // the configuration as it is now (a snapshot: a later UPDATE or list is not seen, model choice)
+        if (!k_->sessions().find(logger_)) return;
+        read_configuration(*k_, logger_);
+        started_ = true;
+        for (std::size_t c = 0; c < processors(); ++c) {
+            next_sample_[c] = 1; // phase: one tick after the start, then every interval
+            next_switch_[c] = w_->options().switch_interval;
+            counters_[c] = 1000U * (c + 1);
+        }
+        free_buffers_ = props_.maximum_buffers > processors() ? props_.maximum_buffers - static_cast<std::uint32_t>(processors()) : 0;
+        write_header_buffer();
+        rundown(true);
+        if (profile_on()) interval_event(collection_start);
+        if (pmc_count_ != 0) pmc_config_event();
+    }
+
+    /// Lets the workload run `milliseconds` of simulated time, recording what the configuration implies.
+    void advance(std::uint32_t milliseconds) noexcept {
+        if (!ok_ || !started_ || stopped_) return;
+        for (std::uint32_t ms = 0; ms < milliseconds; ++ms) {
+            std::uint64_t const end = now_ + ticks_per_ms;
+            for (std::size_t c = 0; c < processors(); ++c) run_processor(c, end);
+            now_ = end;
+            drain(o_.write_buffers_per_ms);
+        }
+    }
+
+    /// Stops recording: the rundown (DCEnd), the interval rundown, the stack-cache rundown; every
+    /// buffer written; the header buffer written again with the final counts (EndTime, BuffersWritten,
+    /// EventsLost, BuffersLost); the session's statistics updated (what ControlTrace STOP returns).
+    void stop() noexcept {
+        if (!ok_ || !started_ || stopped_) return;
+        if (profile_on()) interval_event(collection_end);
+        rundown(false);
+        if (caching_) key_rundown();
+        stopped_ = true;
+        for (std::size_t c = 0; c < processors(); ++c)
+            if (at_[c] > trace::buffer_header_size) queue(c);
+        drain(0);
+        k_->sessions().log_events(handle_, counts_.events, 64);
+        if (counts_.lost != 0) k_->sessions().lose_events(handle_, static_cast<std::uint32_t>(counts_.lost));
+        write_header_buffer(); // finalized, at offset 0
+    }
+
+private:
+    static constexpr std::uint64_t ticks_per_ms = 10000; // QPC at 10 MHz
+
+    std::size_t processors() const noexcept { return w_->options().processors; }
+    std::uint8_t p() const noexcept { return o_.pointer_size; }
+    bool profile_on() const noexcept { return masks_.enables(perf::profile) && interval_ != 0; }
+
+    void read_configuration(kernel const& k, std::uint16_t id) noexcept {
+        stack_count_ = pmc_event_count_ = pmc_count_ = 0;
+        if (logger_record const* r = k.sessions().find(id)) props_ = r->properties;
+        masks_ = k.group_masks(id) | group_mask::from_enable_flags(props_.enable_flags);
+        for (std::uint32_t h : k.stack_tracing_hooks(id))
+            if (stack_count_ < max_list) stack_hooks_[stack_count_++] = static_cast<std::uint16_t>(h);
+        for (std::uint32_t h : k.pmc_events(id))
+            if (pmc_event_count_ < max_list) pmc_events_[pmc_event_count_++] = static_cast<std::uint16_t>(h);
+        for (std::uint32_t s : k.pmc_counters(id))
+            if (pmc_count_ < max_pmc_counters) pmc_counters_[pmc_count_++] = s;
+        interval_ = k.interval(static_cast<std::uint32_t>(profile_source::time));
+        auto const& cw = k.current_windows().state(id);
+        caching_ = cw.classic.enabled || cw.unified.enabled;
+    }
+    static bool in(std::uint16_t const* list, std::size_t n, hook_id h) noexcept {
+        for (std::size_t i = 0; i < n; ++i)
+            if (list[i] == h.value) return true;
+        return false;
+    }
+
+    // ---- the workload running on one processor ----------------------------------------------------
+    void run_processor(std::size_t c, std::uint64_t end) noexcept {
+        for (;;) {
+            std::uint64_t const s = profile_on() ? next_sample_[c] : ~std::uint64_t{0};
+            std::uint64_t const sw = next_switch_[c];
+            std::uint64_t const t = s < sw ? s : sw;
+            if (t >= end) return;
+            counters_[c] += 1234U; // the processor's counters run between events
+            if (s <= sw) {
+                sample(c, t);
+                next_sample_[c] += interval_;
+            } else {
+                context_switch(c, t);
+                next_switch_[c] += w_->options().switch_interval;
+            }
+        }
+    }
+    void sample(std::size_t c, std::uint64_t t) noexcept {
+        std::uint16_t const th = w_->running(c);
+        std::uint32_t const v = w_->draw_variant();
+        std::uint64_t frames[workload::max_frames];
+        std::size_t const n = w_->frames(th, v, p(), frames);
+        std::byte payload[16] = {};
+        put_ptr(payload, 0, frames[0]);
+        put<std::uint32_t>(payload, p(), w_->threads()[th].thread_id);
+        put<std::uint16_t>(payload, p() + 4U, 1);
+        put<std::uint8_t>(payload, p() + 6U, static_cast<std::uint8_t>(w_->threads()[th].priority << 3));
+        live_event(c, sampled_profile, 2, t, {payload, p() + 8U}, th, v, {frames, n});
+    }
+    void context_switch(std::size_t c, std::uint64_t t) noexcept {
+        std::uint16_t const old = w_->running(c);
+        std::uint16_t const fresh = w_->switch_thread(c);
+        if (fresh == old) return; // no other thread is ready: no switch
+        std::uint32_t const v = w_->draw_variant();
+        std::uint64_t frames[workload::max_frames];
+        std::size_t const n = w_->frames(old, v, p(), frames);
+        auto const& threads = w_->threads();
+        if (masks_.enables(perf::dispatcher)) {
+            std::byte ready[8] = {};
+            put<std::uint32_t>(ready, 0, threads[fresh].thread_id);
+            // the new thread is readied just before the switch (a tick earlier, never before the
+            // processor's previous event): an event's stack is found by its timestamp
+            std::uint64_t const ready_at = t - 1 < last_[c] ? last_[c] : t - 1;
+            live_event(c, ready_thread, 2, ready_at, ready, old, v, {frames, n});
+        }
+        if (masks_.enables(perf::context_switch)) {
+            std::byte sw[0x18] = {};
+            put<std::uint32_t>(sw, 0x00, threads[fresh].thread_id);
+            put<std::uint32_t>(sw, 0x04, threads[old].thread_id);
+            put<std::int8_t>(sw, 0x08, threads[fresh].priority);
+            put<std::int8_t>(sw, 0x09, threads[old].priority);
+            put<std::uint8_t>(sw, 0x0C, 6);  // OldThreadWaitReason: UserRequest
+            put<std::uint8_t>(sw, 0x0E, 5);  // OldThreadState: Waiting
+            live_event(c, cswitch, 4, t, sw, old, v, {frames, n});
+        }
+    }
+
+    /// An event of the running workload: PERFINFO header, the configured counters when its hook is in
+    /// the PMC event list, then its stack (or stack key) when its hook is in the stack list.
+    void live_event(std::size_t c, hook_id h, std::uint8_t version, std::uint64_t t, std::span<std::byte const> payload,
+                    std::uint16_t thread, std::uint32_t variant, std::span<std::uint64_t const> frames) noexcept {
+        std::uint64_t const ts = o_.start_qpc + t;
+        last_[c] = t;
+        std::size_t const pmc = in(pmc_events_, pmc_event_count_, h) ? pmc_count_ : 0;
+        bool const stack = in(stack_hooks_, stack_count_, h);
+        std::size_t const size = 0x10 + 8 * pmc + payload.size();
+        // the stack record: PERFINFO header (0x10), EventTimeStamp, StackProcess, StackThread (0x10), then
+        // the frames (StackWalk) or the key (StackKeyUser)
+        std::size_t const stack_size = !stack ? 0 : caching_ ? 0x20U + p() : 0x20U + frames.size() * p();
+        if (!reserve(c, align8(size) + align8(stack_size))) return;
+        std::byte* const at = perfinfo(c, h, version, ts, size, pmc);
+        for (std::size_t i = 0; i < pmc; ++i)
+            put<std::uint64_t>(at, 0x10 + 8 * i, (std::uint64_t{pmc_counters_[i]} << 48) | (counters_[c] & 0xFFFFFFFFFFFFULL));
+        std::memcpy(at + 0x10 + 8 * pmc, payload.data(), payload.size());
+        counts_.add(h);
+        if (pmc != 0) ++counts_.with_pmc;
+        if (!stack) return;
+        ++counts_.stacks;
+        auto const& th = w_->threads()[thread];
+        std::uint32_t const pid = w_->processes()[th.process].process_id;
+        if (caching_) {
+            std::byte* const s = perfinfo(c, stack_key_user, 2, ts, stack_size, 0);
+            put<std::uint64_t>(s, 0x10, ts);
+            put<std::uint32_t>(s, 0x18, pid);
+            put<std::uint32_t>(s, 0x1C, th.thread_id);
+            put_ptr(s, 0x20, stack_key(thread, variant));
+            used_keys_[thread * workload::stack_variants + variant] = true;
+            counts_.add(stack_key_user);
+        } else {
+            std::byte* const s = perfinfo(c, stack_walk, 2, ts, stack_size, 0);
+            put<std::uint64_t>(s, 0x10, ts);
+            put<std::uint32_t>(s, 0x18, pid);
+            put<std::uint32_t>(s, 0x1C, th.thread_id);
+            for (std::size_t i = 0; i < frames.size(); ++i) put_ptr(s, 0x20 + i * p(), frames[i]);
+            counts_.add(stack_walk);
+        }
+    }
+    std::uint64_t stack_key(std::uint16_t thread, std::uint32_t variant) const noexcept {
+        return 0x1000U + 0x10U * (thread * workload::stack_variants + variant); // model choice: key values
+    }
+
+    // ---- rundown and configuration events (processor 0) --------------------------------------------
+    void rundown(bool start) noexcept {
+        std::uint64_t const ts = o_.start_qpc + now_;
+        if (masks_.enables(perf::process))
+            for (auto const& pr : w_->processes()) process_event(start ? process_dc_start : process_dc_end, ts, pr);
+        if (masks_.enables(perf::thread))
+            for (auto const& th : w_->threads()) thread_event(start ? thread_dc_start : thread_dc_end, ts, th);
+        if (masks_.enables(perf::loader))
+            for (auto const& im : w_->images()) image_event(start ? image_dc_start : image_dc_end, ts, im);
+    }
+    void process_event(hook_id h, std::uint64_t ts, workload::process_info const& pr) noexcept {
+        // Process_TypeGroup1 v4: key, ids, DirectoryTableBase, Flags, no SID, ImageFileName, CommandLine,
+        // PackageFullName, ApplicationId
+        char image[24] = {};
+        std::size_t const image_len = name(image, "simproc", pr.index, ".exe");
+        std::size_t const fixed = 0x18 + 2 * std::size_t{p()};
+        std::size_t const size = fixed + image_len + 1 + 2 * (image_len + 1) + 2 + 2;
+        if (!reserve(0, align8(0x20 + size))) return;
+        std::byte* const at = system(0, h, 4, ts, 0x20 + size, 0, pr.process_id);
+        std::byte* const b = at + 0x20;
+        put_ptr(b, 0, 0xFFFFA00000000000ULL + pr.process_id * 0x100U);
+        put<std::uint32_t>(b, p() + 0U, pr.process_id);
+        put<std::uint32_t>(b, p() + 4U, pr.parent_id);
+        put<std::uint32_t>(b, p() + 8U, 1);
+        put<std::int32_t>(b, p() + 12U, 259); // STILL_ACTIVE
+        put_ptr(b, p() + 16U, 0x1AA000U + pr.process_id * 0x1000U);
+        std::size_t o = fixed; // Flags (0) and the empty UserSID's u32 (0) are already zero
+        std::memcpy(b + o, image, image_len);
+        o += image_len + 1;
+        for (std::size_t i = 0; i < image_len; ++i) put<std::uint16_t>(b, o + 2 * i, static_cast<std::uint8_t>(image[i]));
+        counts_.add(h);
+    }
+    void thread_event(hook_id h, std::uint64_t ts, workload::thread_info const& th) noexcept {
+        std::size_t const size = 0x10 + 7 * std::size_t{p()};
+        if (!reserve(0, align8(0x20 + size))) return;
+        std::uint32_t const pid = w_->processes()[th.process].process_id;
+        std::byte* const b = system(0, h, 3, ts, 0x20 + size, th.thread_id, pid) + 0x20;
+        put<std::uint32_t>(b, 0, pid);
+        put<std::uint32_t>(b, 4, th.thread_id);
+        std::uint64_t const stack = 0xFFFFF00000000000ULL + th.thread_id * 0x10000ULL;
+        put_ptr(b, 0x08, stack);
+        put_ptr(b, 0x08 + p(), stack - 0x6000U);
+        put_ptr(b, 0x08 + 2 * std::size_t{p()}, 0x100000U + th.thread_id * 0x1000U);
+        put_ptr(b, 0x08 + 3 * std::size_t{p()}, 0x0F0000U + th.thread_id * 0x1000U);
+        put_ptr(b, 0x08 + 4 * std::size_t{p()}, (std::uint64_t{1} << processors()) - 1U); // Affinity: any processor
+        put_ptr(b, 0x08 + 5 * std::size_t{p()}, w_->images()[th.process * w_->options().images_per_process].base_for(p()) + 0x1000U);
+        put<std::int8_t>(b, 0x0C + 7 * std::size_t{p()}, th.priority);
+        put<std::uint8_t>(b, 0x0D + 7 * std::size_t{p()}, 5);
+        put<std::uint8_t>(b, 0x0E + 7 * std::size_t{p()}, 2);
+        counts_.add(h);
+    }
+    void image_event(hook_id h, std::uint64_t ts, workload::image_info const& im) noexcept {
+        char file[64] = {};
+        std::size_t const len = im.index == 0 ? name(file, "\\Device\\HarddiskVolume1\\sim\\simproc", im.process, ".exe")
+                                              : name(file, "\\SystemRoot\\System32\\simmod", im.index, ".dll");
+        std::size_t const fixed = 0x20 + 3 * std::size_t{p()};
+        std::size_t const size = fixed + 2 * (len + 1);
+        if (!reserve(0, align8(0x10 + size))) return;
+        std::byte* const b = perfinfo(0, h, 3, ts, 0x10 + size, 0) + 0x10;
+        put_ptr(b, 0, im.base_for(p()));
+        put_ptr(b, p(), im.size);
+        put<std::uint32_t>(b, 2 * std::size_t{p()}, w_->processes()[im.process].process_id);
+        put<std::uint32_t>(b, 2 * std::size_t{p()} + 8, 0x5F000000U + im.index);
+        put_ptr(b, 2 * std::size_t{p()} + 0x10, im.base_for(p()));
+        for (std::size_t i = 0; i < len; ++i) put<std::uint16_t>(b, fixed + 2 * i, static_cast<std::uint8_t>(file[i]));
+        counts_.add(h);
+    }
+    void interval_event(hook_id h) noexcept {
+        // SampledProfile interval rundown, version 3: Source, NewInterval, OldInterval, SourceName
+        std::string_view const source = name_of(profile_source::time);
+        std::size_t const size = 0x10 + 0x0C + 2 * (source.size() + 1);
+        if (!reserve(0, align8(size))) return;
+        std::byte* const b = perfinfo(0, h, 3, o_.start_qpc + now_, size, 0) + 0x10;
+        put<std::uint32_t>(b, 0, 0);
+        put<std::uint32_t>(b, 4, interval_);
+        put<std::uint32_t>(b, 8, interval_);
+        for (std::size_t i = 0; i < source.size(); ++i) put<std::uint16_t>(b, 0x0C + 2 * i, static_cast<std::uint8_t>(source[i]));
+        counts_.add(h);
+    }
+    void pmc_config_event() noexcept {
+        std::size_t size = 0x10 + 4;
+        for (std::size_t i = 0; i < pmc_count_; ++i) size += 2 * (name_of(profile_source{pmc_counters_[i]}).size() + 1);
+        if (!reserve(0, align8(size))) return;
+        std::byte* const b = perfinfo(0, pmc_counter_config, 2, o_.start_qpc + now_, size, 0) + 0x10;
+        put<std::uint32_t>(b, 0, static_cast<std::uint32_t>(pmc_count_));
+        std::size_t o = 4;
+        for (std::size_t i = 0; i < pmc_count_; ++i) {
+            std::string_view const n = name_of(profile_source{pmc_counters_[i]});
+            for (char ch : n) put<std::uint16_t>(b, (o += 2) - 2, static_cast<std::uint8_t>(ch));
+            o += 2;
+        }
+        counts_.add(pmc_counter_config);
+    }
+    void key_rundown() noexcept {
+        std::uint64_t const ts = o_.start_qpc + now_;
+        for (std::uint16_t t = 0; t < w_->threads().size(); ++t)
+            for (std::uint32_t v = 0; v < workload::stack_variants; ++v) {
+                if (!used_keys_[t * workload::stack_variants + v]) continue;
+                std::uint64_t frames[workload::max_frames];
+                std::size_t const n = w_->frames(t, v, p(), frames);
+                std::size_t const size = 0x10 + p() + n * p();
+                if (!reserve(0, align8(size))) continue;
+                std::byte* const b = perfinfo(0, stack_key_rundown, 2, ts, size, 0) + 0x10;
+                put_ptr(b, 0, stack_key(t, v));
+                for (std::size_t i = 0; i < n; ++i) put_ptr(b, p() + i * p(), frames[i]);
+                counts_.add(stack_key_rundown);
+            }
+    }
+
+    // ---- buffers -----------------------------------------------------------------------------------
+    /// Room for `bytes` in processor c's current buffer, switching to a free buffer when it is full; false
+    /// (the event is lost) when no buffer is free.
+    bool reserve(std::size_t c, std::size_t bytes) noexcept {
+        if (bytes > buffer_bytes_ - trace::buffer_header_size) { // never fits: lost (model choice)
+            ++counts_.lost;
+            return false;
+        }
+        if (at_[c] == 0) at_[c] = begin_buffer(c);
+        if (buffer_bytes_ - at_[c] >= bytes) return true;
+        if (free_buffers_ == 0) {
+            ++counts_.lost;
+            return false;
+        }
+        --free_buffers_;
+        queue(c);
+        at_[c] = begin_buffer(c);
+        return true;
+    }
+    std::uint32_t begin_buffer(std::size_t c) noexcept {
+        std::byte* const b = buffer(c);
+        std::memset(b, 0xFF, buffer_bytes_); // the unused tail of a written buffer is 0xFF
+        std::memset(b, 0, trace::buffer_header_size);
+        return static_cast<std::uint32_t>(trace::buffer_header_size);
+    }
+    std::byte* buffer(std::size_t c) noexcept { return storage_.data() + (c + 1) * buffer_bytes_; }
+
+    /// Processor c's buffer is full (or the session stops): its header is completed and it is written.
+    /// The logger's backlog grows by one; drain() models how fast the logger writes it out.
+    void queue(std::size_t c) noexcept {
+        std::byte* const b = buffer(c);
+        put<std::uint32_t>(b, 0x00, buffer_bytes_);
+        put<std::uint32_t>(b, 0x04, at_[c]);
+        put<std::uint32_t>(b, 0x08, at_[c]);
+        put<std::uint64_t>(b, 0x10, o_.start_qpc + now_ + ticks_per_ms);
+        put<std::uint64_t>(b, 0x18, ++sequence_);
+        put<std::uint16_t>(b, 0x28, static_cast<std::uint16_t>(c));
+        put<std::uint16_t>(b, 0x2A, static_cast<std::uint16_t>(logger_));
+        put<std::uint32_t>(b, 0x2C, 3); // Flush
+        put<std::uint32_t>(b, 0x30, at_[c]);
+        put<std::uint16_t>(b, 0x34, trace::buffer_flag::proc_index);
+        put<std::uint16_t>(b, 0x36, static_cast<std::uint16_t>(trace::buffer_type::generic));
+        sink_.write(sink_.context, std::uint64_t{buffer_bytes_} * counts_.buffers, {b, buffer_bytes_}); // the header buffer is number 0
+        ++counts_.buffers;
+        ++backlog_;
+        at_[c] = 0;
+    }
+    /// The logger writes up to `n` queued buffers (0: all); each written buffer is free again.
+    void drain(std::uint32_t n) noexcept {
+        std::uint32_t const k = n == 0 || n > backlog_ ? backlog_ : n;
+        backlog_ -= k;
+        free_buffers_ += k;
+    }
+
+    void write_header_buffer() noexcept {
+        std::byte* const b = storage_.data();
+        std::memset(b, 0xFF, buffer_bytes_);
+        std::memset(b, 0, trace::buffer_header_size);
+        std::size_t at = trace::buffer_header_size;
+        std::size_t const names = 2 * (session_name().size() + 1) + 2 * (log_file().size() + 1);
+        std::size_t const header = 0x20 + trace::layout::logfile_header::struct_size(p()) + names;
+        std::byte* const h = b + at;
+        std::memset(h, 0, header);
+        system_header(h, header_hook, 2, o_.start_qpc, header, 0, 0);
+        std::byte* const l = h + 0x20;
+        std::size_t const tz = 0x38 + 2 * std::size_t{p()};
+        put<std::uint32_t>(l, 0x00, buffer_bytes_);
+        put<std::uint32_t>(l, 0x04, 0x0501000AU); // Windows 10.0, log-file layout 1.5
+        put<std::uint32_t>(l, 0x08, 19045);
+        put<std::uint32_t>(l, 0x0C, static_cast<std::uint32_t>(processors()));
+        put<std::uint64_t>(l, 0x10, stopped_ ? o_.start_filetime + now_ : 0);
+        put<std::uint32_t>(l, 0x18, 156250);
+        put<std::uint32_t>(l, 0x1C, props_.maximum_file_size);
+        put<std::uint32_t>(l, 0x20, props_.log_file_mode & ~log_file_mode::real_time);
+        put<std::uint32_t>(l, 0x24, stopped_ ? static_cast<std::uint32_t>(counts_.buffers) : 1U); // the header buffer included
+        put<std::uint32_t>(l, 0x28, 1);
+        put<std::uint32_t>(l, 0x2C, p());
+        put<std::uint32_t>(l, 0x30, static_cast<std::uint32_t>(counts_.lost));
+        put<std::uint32_t>(l, 0x34, 3000);
+        put<std::uint64_t>(l, tz + 0xB0, o_.start_filetime - 36000000000ULL); // BootTime: an hour earlier
+        put<std::uint64_t>(l, tz + 0xB8, 10000000ULL);                         // PerfFreq
+        put<std::uint64_t>(l, tz + 0xC0, o_.start_filetime);                   // StartTime
+        put<std::uint32_t>(l, tz + 0xC8, static_cast<std::uint32_t>(trace::clock_type::qpc));
+        put<std::uint32_t>(l, tz + 0xCC, 0);                                   // BuffersLost
+        std::size_t o = trace::layout::logfile_header::struct_size(p());
+        for (char16_t ch : session_name()) put<std::uint16_t>(l, (o += 2) - 2, ch);
+        o += 2;
+        for (char16_t ch : log_file()) put<std::uint16_t>(l, (o += 2) - 2, ch);
+        at += align8(header);
+        if (!stopped_) counts_.add(header_hook);
+        // the group masks in force (ETW_KERNEL_HEADER_EXTENSION, version 2)
+        std::byte* const x = b + at;
+        std::memset(x, 0, 0x20 + 0x24);
+        system_header(x, extension_hook, 2, o_.start_qpc, 0x20 + 0x24, 0, 0);
+        for (std::size_t i = 0; i < 8; ++i) put<std::uint32_t>(x, 0x20 + 4 * i, masks_.masks[i]);
+        put<std::uint32_t>(x, 0x40, k_->kernel_version());
+        at += align8(0x20 + 0x24);
+        if (!stopped_) counts_.add(extension_hook);
+        put<std::uint32_t>(b, 0x00, buffer_bytes_);
+        put<std::uint32_t>(b, 0x04, static_cast<std::uint32_t>(at));
+        put<std::uint32_t>(b, 0x08, static_cast<std::uint32_t>(at));
+        put<std::uint16_t>(b, 0x2A, static_cast<std::uint16_t>(logger_));
+        put<std::uint32_t>(b, 0x2C, 3);
+        put<std::uint32_t>(b, 0x30, static_cast<std::uint32_t>(at));
+        put<std::uint16_t>(b, 0x34, trace::buffer_flag::flush_marker);
+        put<std::uint16_t>(b, 0x36, static_cast<std::uint16_t>(trace::buffer_type::header));
+        sink_.write(sink_.context, 0, {b, buffer_bytes_});
+        if (!stopped_) ++counts_.buffers;
+    }
+    std::u16string_view session_name() const noexcept {
+        logger_record const* r = k_->sessions().find(logger_);
+        return r ? k_->sessions().name(*r) : std::u16string_view{};
+    }
+    std::u16string_view log_file() const noexcept {
+        logger_record const* r = k_->sessions().find(logger_);
+        return r ? k_->sessions().log_file(*r) : std::u16string_view{};
+    }
+
+    // ---- record headers ----------------------------------------------------------------------------
+    /// A SYSTEM_TRACE_HEADER record of `size` bytes (header included) at processor c's cursor.
+    std::byte* system(std::size_t c, hook_id h, std::uint8_t version, std::uint64_t ts, std::size_t size, std::uint32_t tid,
+                      std::uint32_t pid) noexcept {
+        std::byte* const at = buffer(c) + at_[c];
+        std::memset(at, 0, align8(size));
+        system_header(at, h, version, ts, size, tid, pid);
+        at_[c] += static_cast<std::uint32_t>(align8(size));
+        return at;
+    }
+    void system_header(std::byte* at, hook_id h, std::uint8_t version, std::uint64_t ts, std::size_t size, std::uint32_t tid,
+                       std::uint32_t pid) const noexcept {
+        put<std::uint16_t>(at, 0, version);
+        put<std::uint8_t>(at, 2, p() == 8 ? trace::header_type::system64 : trace::header_type::system32);
+        put<std::uint8_t>(at, 3, 0xC0);
+        put<std::uint16_t>(at, 4, static_cast<std::uint16_t>(size));
+        put<std::uint16_t>(at, 6, h.value);
+        put<std::uint32_t>(at, 8, tid);
+        put<std::uint32_t>(at, 12, pid);
+        put<std::uint64_t>(at, 16, ts);
+    }
+    /// A PERFINFO_TRACE_HEADER record of `size` bytes with `pmc` counter values after the header.
+    std::byte* perfinfo(std::size_t c, hook_id h, std::uint8_t version, std::uint64_t ts, std::size_t size, std::size_t pmc) noexcept {
+        std::byte* const at = buffer(c) + at_[c];
+        std::memset(at, 0, align8(size));
+        put<std::uint8_t>(at, 0, version);
+        put<std::uint8_t>(at, 1, static_cast<std::uint8_t>(pmc & 7U));
+        put<std::uint8_t>(at, 2, p() == 8 ? trace::header_type::perfinfo64 : trace::header_type::perfinfo32);
+        put<std::uint8_t>(at, 3, 0xC0);
+        put<std::uint16_t>(at, 4, static_cast<std::uint16_t>(size));
+        put<std::uint16_t>(at, 6, h.value);
+        put<std::uint64_t>(at, 8, ts);
+        at_[c] += static_cast<std::uint32_t>(align8(size));
+        return at;
+    }
+
+    static constexpr std::size_t align8(std::size_t n) noexcept { return (n + 7U) & ~std::size_t{7}; }
+    template <class T>
+    static void put(std::byte* at, std::size_t offset, T v) noexcept {
+        auto u = static_cast<std::make_unsigned_t<T>>(v);
+        for (std::size_t i = 0; i < sizeof(T); ++i) at[offset + i] = static_cast<std::byte>((static_cast<std::uint64_t>(u) >> (8 * i)) & 0xFFU);
+    }
+    void put_ptr(std::byte* at, std::size_t offset, std::uint64_t v) const noexcept {
+        if (p() == 8) put<std::uint64_t>(at, offset, v);
+        else put<std::uint32_t>(at, offset, static_cast<std::uint32_t>(v));
+    }
+    template <std::size_t N>
+    static std::size_t name(char (&out)[N], std::string_view prefix, std::uint32_t n, std::string_view suffix) noexcept {
+        std::size_t o = 0;
+        for (char ch : prefix)
+            if (o + 1 < N) out[o++] = ch;
+        char digits[10] = {};
+        std::size_t d = 0;
+        do digits[d++] = static_cast<char>('0' + n % 10); while ((n /= 10) != 0 && d < sizeof digits);
+        while (d != 0 && o + 1 < N) out[o++] = digits[--d];
+        for (char ch : suffix)
+            if (o + 1 < N) out[o++] = ch;
+        return o;
+    }
+
+    static constexpr std::size_t max_list = 256;
+
+    kernel* k_;
+    workload* w_;
+    byte_sink sink_;
+    recorder_options o_;
+    std::uint16_t logger_ = 0;
+    std::uint64_t handle_ = 0;
+    event_trace_properties props_{};
+    std::uint32_t buffer_bytes_ = 0;
+    std::span<std::byte> storage_{};
+    bool ok_ = false, started_ = false, stopped_ = false;
+
+    group_mask masks_{};
+    std::uint16_t stack_hooks_[max_list] = {};
+    std::size_t stack_count_ = 0;
+    std::uint16_t pmc_events_[max_list] = {};
+    std::size_t pmc_event_count_ = 0;
+    std::uint32_t pmc_counters_[max_pmc_counters] = {};
+    std::size_t pmc_count_ = 0;
+    std::uint32_t interval_ = 0;
+    bool caching_ = false;
+    bool used_keys_[workload::max_threads * workload::stack_variants] = {};
+
+    std::uint64_t now_ = 0;
+    std::uint64_t next_sample_[workload::max_processors] = {};
+    std::uint64_t next_switch_[workload::max_processors] = {};
+    std::uint64_t counters_[workload::max_processors] = {};
+    std::uint64_t last_[workload::max_processors] = {}; ///< the processor's latest event time
+    std::uint32_t at_[workload::max_processors] = {};
+    std::uint32_t free_buffers_ = 0;
+    std::uint32_t backlog_ = 0;
+    std::uint64_t sequence_ = 0;
+    recorded_counts counts_{};
+};
+
+} // namespace sim
+ETWCTL_END_NAMESPACE
