@@ -102,7 +102,7 @@ constexpr std::size_t put_hex(std::span<char> const& out, std::size_t at, std::u
     int n = 1;
     while (n < 16 && (v >> (4 * n)) != 0) ++n;
     format_hex(v, n, digits, true);
-    return put(out, at, std::string_view(digits, static_cast<std::size_t>(n)));
+    return put(out, at, view_of(digits, static_cast<std::size_t>(n)));
 }
 constexpr std::size_t put_decimal(std::span<char> const& out, std::size_t at, std::uint64_t v) noexcept {
     char digits[20] = {}; // filled from the end: the most significant digit first
