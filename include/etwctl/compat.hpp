@@ -126,6 +126,10 @@ ETWCTL_INLINE_ALWAYS outcome raw_set(K& k, std::uint64_t session, std::uint32_t 
     if (rule r = validate::check_session(*row, session); r != rule::ok) return broke(r);
     direction_rules const& d = row->set;
     if (rule r = validate::check_buffer(d, info, length); r != rule::ok) return broke(r);
+    // The checks pass a NULL buffer only with length 0 (an empty list). Saying so here lets the compiler
+    // see that nothing below copies from a caller's literal NULL (g++ -O2 otherwise warns, -Wnonnull, of
+    // a memcpy from NULL on a path it cannot prove dead); with a real pointer this folds away.
+    if (info == nullptr) length = 0;
     switch (d.request) {
     case request_kind::hook_list:
         return send_hook_list<max_set_elements(request_kind::hook_list)>(
@@ -273,3 +277,35 @@ std::int32_t tracelogging_set_information(K& k, std::uint64_t reg_handle, std::u
 
 } // namespace compat
 ETWCTL_END_NAMESPACE
+
+#if defined(_WIN32)
+#include "etwctl/kernel/native.hpp"
+
+ETWCTL_BEGIN_NAMESPACE
+namespace compat {
+// The drop-in functions without the kernel argument, on the default kernel (native_kernel::instance()),
+// as session/compat.hpp does for the session functions: with this header, on Windows only, so the
+// umbrella gives the same API on every platform (compat is opt-in everywhere).
+inline std::uint32_t trace_set_information(std::uint64_t session, info_class_arg information_class,
+                                           void const* information, std::uint32_t length) noexcept {
+    return trace_set_information(native_kernel::instance(), session, information_class, information, length);
+}
+inline std::uint32_t trace_query_information(std::uint64_t session, info_class_arg information_class, void* information,
+                                             std::uint32_t length, std::uint32_t* return_length) noexcept {
+    return trace_query_information(native_kernel::instance(), session, information_class, information, length,
+                                   return_length);
+}
+template <sdk_ulong U>
+std::uint32_t trace_query_information(std::uint64_t session, info_class_arg information_class, void* information,
+                                      std::uint32_t length, U* return_length) noexcept {
+    return trace_query_information(native_kernel::instance(), session, information_class, information, length,
+                                   return_length);
+}
+template <event_set_information_policy P = default_event_set_information_policy>
+std::int32_t tracelogging_set_information(std::uint64_t reg_handle, std::uint32_t information_class,
+                                          void const* information, std::uint32_t length) noexcept {
+    return tracelogging_set_information<P>(native_kernel::instance(), reg_handle, information_class, information, length);
+}
+} // namespace compat
+ETWCTL_END_NAMESPACE
+#endif // _WIN32

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// etwctl/default_kernel.hpp - Windows only: set / query and the drop-in functions without a kernel
-// argument, on the default kernel, native_kernel::instance() (kernel/native.hpp):
+// etwctl/default_kernel.hpp - Windows only: set / query without a kernel argument, on the default kernel,
+// native_kernel::instance() (kernel/native.hpp):
 //
 //   std::error_code ec = etwctl::set<etwctl::stack_tracing>(session, etwctl::stack_walk<"CSwitch">);
-//   std::uint32_t e = etwctl::compat::trace_set_information(session, TraceStackTracingInfo, &ids, sizeof ids);
 //
-// One layer above the faces it forwards to (typed/, compat.hpp) and the kernel it names, so the kernel
-// layer includes no face. The umbrella includes it. On other platforms this header declares nothing:
-// pass a kernel (etwctl::sim::kernel, testing/sim_kernel.hpp).
+// One layer above the typed face it forwards to and the kernel it names, so the kernel layer includes no
+// face. The umbrella includes it. It does not include the drop-in face: compat.hpp is opt-in on every
+// platform, and brings its own calls without a kernel argument on Windows (as session/compat.hpp does).
+// On other platforms this header declares nothing: pass a kernel (etwctl::sim::kernel, testing/sim_kernel.hpp).
 #pragma once
 
 #if defined(_WIN32)
@@ -17,7 +17,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "etwctl/compat.hpp"
 #include "etwctl/config.hpp"
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/kernel/native.hpp"
@@ -42,29 +41,6 @@ template <trace_info_tag C, class... Args>
 [[nodiscard]] auto query(Args&&... args) noexcept {
     return query<C>(native_kernel::instance(), std::forward<Args>(args)...);
 }
-
-namespace compat {
-inline std::uint32_t trace_set_information(std::uint64_t session, info_class_arg information_class,
-                                           void const* information, std::uint32_t length) noexcept {
-    return trace_set_information(native_kernel::instance(), session, information_class, information, length);
-}
-inline std::uint32_t trace_query_information(std::uint64_t session, info_class_arg information_class, void* information,
-                                             std::uint32_t length, std::uint32_t* return_length) noexcept {
-    return trace_query_information(native_kernel::instance(), session, information_class, information, length,
-                                   return_length);
-}
-template <sdk_ulong U>
-std::uint32_t trace_query_information(std::uint64_t session, info_class_arg information_class, void* information,
-                                      std::uint32_t length, U* return_length) noexcept {
-    return trace_query_information(native_kernel::instance(), session, information_class, information, length,
-                                   return_length);
-}
-template <event_set_information_policy P = default_event_set_information_policy>
-std::int32_t tracelogging_set_information(std::uint64_t reg_handle, std::uint32_t information_class,
-                                          void const* information, std::uint32_t length) noexcept {
-    return tracelogging_set_information<P>(native_kernel::instance(), reg_handle, information_class, information, length);
-}
-} // namespace compat
 
 ETWCTL_END_NAMESPACE
 

@@ -4,6 +4,7 @@
 //   ntstatus_category() NTSTATUS from the kernel (the value is the 32-bit status)
 //   hresult_category()  HRESULTs (TraceLoggingSetInformation)
 //   rule_category()     a broken etwctl::rule: names the rule; equivalent to its Win32 error condition
+//   session_loss_category()  what a session lost (session_loss), all equal to session_condition::events_lost
 // Every category maps its codes to the Win32 condition (ntstatus through RtlNtStatusToDosError), so
 //   ec == etwctl::win32_condition(87)
 // holds for a broken rule, a kernel STATUS_INVALID_PARAMETER and a raw ERROR_INVALID_PARAMETER alike,
@@ -208,6 +209,51 @@ inline std::error_category const& rule_category() noexcept {
     return detail::category_holder<detail::rule_category_impl<detail::dependent_t<T, void>>>::instance.object;
 }
 
+// ---- session loss: its own codes and condition (session/session.hpp's stop_report) ----------------------
+
+/// What a session lost, as error codes of their own (session_loss_category()): a stop that lost events is
+/// not a failure of the stop, and it is never silent.
+enum class session_loss : int {
+    events_lost = 1,            ///< EventsLost: events dropped for want of a free buffer
+    log_buffers_lost = 2,       ///< LogBuffersLost: buffers the log file could not take
+    real_time_buffers_lost = 3, ///< RealTimeBuffersLost: buffers no real-time consumer took
+};
+/// The condition every loss compares equal to: report.error == session_condition::events_lost.
+enum class session_condition : int { events_lost = 1 };
+
+namespace detail {
+template <class T = void>
+class session_loss_category_impl final : public std::error_category {
+public:
+    char const* name() const noexcept override { return "etwctl.session_loss"; }
+    std::string message(int value) const override {
+        switch (static_cast<session_loss>(value)) {
+        case session_loss::events_lost: return "the session lost events (EventsLost > 0): buffers were full";
+        case session_loss::log_buffers_lost: return "the session lost buffers writing its log file (LogBuffersLost > 0)";
+        case session_loss::real_time_buffers_lost:
+            return "the session lost real-time buffers (RealTimeBuffersLost > 0): no consumer kept up";
+        }
+        return "etwctl: unknown session loss";
+    }
+    std::error_condition default_error_condition(int value) const noexcept override {
+        if (value >= 1 && value <= 3) return {static_cast<int>(session_condition::events_lost), *this};
+        return {value, *this};
+    }
+};
+} // namespace detail
+
+/// The category of session_loss codes and of session_condition (instantiated only where it is used).
+template <class T = void>
+inline std::error_category const& session_loss_category() noexcept {
+    return detail::category_holder<detail::session_loss_category_impl<detail::dependent_t<T, void>>>::instance.object;
+}
+template <class T = void>
+inline std::error_code make_error_code(session_loss l) noexcept { return {static_cast<int>(l), session_loss_category<T>()}; }
+template <class T = void>
+inline std::error_condition make_error_condition(session_condition c) noexcept {
+    return {static_cast<int>(c), session_loss_category<T>()};
+}
+
 /// "No error", without the out-of-line std::system_category() call that std::error_code{} makes.
 template <class T = void>
 inline std::error_code no_error() noexcept { return {0, rule_category<T>()}; }
@@ -325,6 +371,17 @@ ETWCTL_COLD inline std::error_code failed(std::error_code ec) noexcept {
     return ec;
 }
 } // namespace detail
+
+/// Records the context of a failure that code outside the library hands back through it (a provider
+/// resolver given to wpr::apply_options, a tool's own check) and returns `ec`, as etwctl's own failures do:
+/// describe(ec) then fills `text`'s placeholders ({name} {value} {hex} {low} {high} {status} {win32}) from
+/// the values. `text` and `name` are kept as views: they must outlive the describe() call (a literal, or
+/// storage the caller keeps).
+ETWCTL_COLD inline std::error_code record_failure(std::error_code ec, std::string_view text, std::string_view name = {},
+                                                  std::uint64_t value = 0, std::uint64_t low = 0,
+                                                  std::uint64_t high = 0) noexcept {
+    return detail::fail(ec, text, name, value, low, high);
+}
 
 /// A value or the error that prevented it; no exceptions. value() on an error is a contract
 /// violation (GSL's Expects: terminates), so check has_value() / operator bool first.
@@ -474,3 +531,7 @@ ETWCTL_END_NAMESPACE
 
 template <>
 struct std::is_error_code_enum<etwctl::rule> : std::true_type {};
+template <>
+struct std::is_error_code_enum<etwctl::session_loss> : std::true_type {};
+template <>
+struct std::is_error_condition_enum<etwctl::session_condition> : std::true_type {};

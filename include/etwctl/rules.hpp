@@ -136,6 +136,8 @@ enum class rule : std::uint16_t {
     trace_storage_too_small,
     tracelogging_metadata,
     tracelogging_payload,
+    // issue 34: a session setting outside what its field holds (refused, never saturated or truncated)
+    session_setting_out_of_range,
     count_ // keep last
 };
 
@@ -359,6 +361,9 @@ inline constexpr rule_info rule_table[] = {
      "struct that claims more fields than follow)"},
     {rule::tracelogging_payload, win32::file_corrupt, "tracelogging_payload",
      "TraceLogging: the payload is shorter than its metadata's fields require"},
+    {rule::session_setting_out_of_range, win32::invalid_parameter, "session_setting_out_of_range",
+     "a session setting is outside what its field holds (MaximumFileSize above 4194303 MB, FlushTimer outside 0 to "
+     "4294967295 s): etwctl refuses it rather than saturate or truncate it"},
 };
 
 static_assert(sizeof(rule_table) / sizeof(rule_table[0]) == static_cast<std::size_t>(rule::count_),

@@ -122,6 +122,7 @@ trace_read_counts trace_read_counted(std::span<std::byte const> file) {
         while (r.next(e)) sizing.census(e.rec);
     }
     std::vector<tr::stack_cache::definition> definitions(sizing.definitions);
+    std::vector<tr::stack_cache::reference> references(sizing.references);
     std::vector<std::byte> frames(sizing.frame_bytes);
 
     trace_start();
@@ -136,11 +137,12 @@ trace_read_counts trace_read_counted(std::span<std::byte const> file) {
             need.census(e.rec);
         }
         tr::stack_cache cache{std::span<tr::stack_cache::definition>(definitions).first(need.definitions),
+                             std::span<tr::stack_cache::reference>(references).first(need.references),
                              std::span<std::byte>(frames).first(need.frame_bytes)};
         news_before = g_trace_count.news;
         tr::reader r2(*f, storage);
         c.setup_news += g_trace_count.news - news_before;
-        while (r2.next(e)) cache.add(e.rec);
+        while (r2.next(e)) cache.add(e);
         cache.finish();
         c.definitions = cache.size();
 

@@ -278,3 +278,78 @@ TEST_CASE("setup_pmc: kernel refusals are translated into conditions") {
         CHECK(r.rollback_error.value() == ntstatus::access_denied);
     }
 }
+
+TEST_CASE("setup_pmc: describe() of an interval refusal shows this counter's values, never an earlier timer failure's") {
+    // Issue 35 item 6: the report's error was the bare rule, so describe() found the thread's slot still
+    // holding an earlier set<sampled_profile_interval> failure with the same code and printed its values.
+    machine m;
+    enable(m, group_mask{perf_context_switch});
+    auto const timer = set<sampled_profile_interval>(m.k, profile_interval{10}); // unrelated: the timer, 10 x 100 ns
+    REQUIRE(timer == rule::interval_out_of_bounds);
+    REQUIRE(describe(timer).find("timer's [1221, 1000000]") != std::string::npos);
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_interval{1250})); // a success in between
+    pmc_counter const counters[] = {pmc_counter::named("TotalIssues", profile_interval{100})};
+    auto const r = setup_pmc(m.k, session_handle{m.kernel_session}, counters, cswitch_only);
+    REQUIRE(r.step == pmc_step::check_intervals);
+    REQUIRE(r.error == timer); // the same code
+    std::string const text = describe(r.error);
+    CHECK(text.find("timer") == std::string::npos);
+    CHECK(text.find("1221") == std::string::npos);
+    CHECK(text == "interval 100 events is outside this hardware counter's [4096, 2147483647] (its MinInterval and "
+                  "MaxInterval in the profile-source list); pass a value in range, or bounds.clamp(v) to accept the "
+                  "kernel's clamp");
+}
+
+TEST_CASE("setup_pmc: every pre-check's error describes this call, whatever failed before with the same code") {
+    machine m;
+    enable(m, group_mask{perf_context_switch});
+    session_handle const s{m.kernel_session};
+    static constexpr hook_id five[] = {cswitch, cswitch, cswitch, cswitch, cswitch};
+    static constexpr hook_id rt[] = {ready_thread};
+    classic_event_id not_kernel{};
+    not_kernel.event_guid = guid::from_string("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+    classic_event_id const classic[] = {event(0x05, 0x24), not_kernel};
+    static constexpr pmc_counter timer[] = {pmc_counter::named("Timer")};
+    static constexpr pmc_counter absent[] = {pmc_counter::of_id(0x77)};
+    static constexpr pmc_counter low[] = {pmc_counter::named("TotalCycles", profile_interval{100})};
+    struct pre_check {
+        char const* what;
+        pmc_report (*run)(machine&, session_handle);
+        char const* expected; ///< describe() of the report's error
+    } const checks[] = {
+        {"no counters", [](machine& mm, session_handle h) { return setup_pmc(mm.k, h, std::span<pmc_counter const>{}, cswitch_only); },
+         "setup_pmc: no counters given; TracePmcCounterListInfo takes 1 to 4"},
+        {"five events", [](machine& mm, session_handle h) { return setup_pmc(mm.k, h, two_counters, five); },
+         "setup_pmc: 5 events, TracePmcEventListInfo takes at most 4"},
+        {"the timer", [](machine& mm, session_handle h) { return setup_pmc(mm.k, h, timer, cswitch_only); },
+         "setup_pmc: counter 0 of the list is the timer (ProfileTime), which is no hardware counter; set its interval "
+         "with set<sampled_profile_interval>"},
+        {"absent", [](machine& mm, session_handle h) { return setup_pmc(mm.k, h, absent, cswitch_only); },
+         "setup_pmc: counter 0 of the list (source 119) is not in this machine's profile-source list "
+         "(query<profile_source_list> lists what it has)"},
+        {"interval", [](machine& mm, session_handle h) { return setup_pmc(mm.k, h, low, cswitch_only); },
+         "interval 100 events is outside this hardware counter's [4096, 2147483647] (its MinInterval and MaxInterval "
+         "in the profile-source list); pass a value in range, or bounds.clamp(v) to accept the kernel's clamp"},
+        {"group off", [](machine& mm, session_handle h) { return setup_pmc(mm.k, h, two_counters, rt); },
+         "setup_pmc: event 0x532 never carries counters: the session's group mask does not enable "
+         "PERF_DISPATCHER, the flag it needs (set it with set<system_trace_enable_flags>, or "
+         "pmc_options::check_event_groups = false if it is enabled later)"},
+    };
+    for (auto const& c : checks) {
+        CAPTURE(c.what);
+        auto const first = c.run(m, s);
+        REQUIRE_FALSE(first.ok());
+        // an earlier failure with the same code and values of its own, then a success
+        (void)detail::fail(first.error, "an earlier failure: {value}", "earlier", 424242);
+        REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_interval{1250}));
+        auto const again = c.run(m, s);
+        REQUIRE(again.error == first.error);
+        CHECK(describe(again.error) == c.expected);
+    }
+    // classic events: the one whose GUID is no kernel group's
+    (void)detail::fail(make_error_code(rule::pmc_event_group_not_enabled), "an earlier failure: {value}", "earlier", 424242);
+    auto const r = setup_pmc(m.k, s, two_counters, std::span<classic_event_id const>(classic));
+    REQUIRE(r.condition == pmc_condition::event_not_kernel);
+    CHECK(describe(r.error) == "setup_pmc: event 1 of the list has an EventGuid that is no kernel group's; SECHOST would "
+                               "skip it and its counters would never appear");
+}

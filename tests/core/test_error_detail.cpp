@@ -1,8 +1,13 @@
 // Run-time errors carry their context: the value, the limit, the name and what to do (etwctl::describe),
 // and the two interval units cannot be mixed up.
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "etwctl/profiler/guards.hpp"
+#include "etwctl/profiler/pmc.hpp"
+#include "etwctl/profiler/stack_walk_set.hpp"
 
 #include "sim_fixture.hpp"
 
@@ -201,4 +206,116 @@ TEST_CASE("find_session: a success without a handle is a malformed reply, never 
     CHECK(find_session(k, "My Session").error() == rule::kernel_reply_malformed);
     k.reported = sizeof(logger_query::wmi_logger_information);
     CHECK(find_session(k, "My Session").value() == session_handle{7});
+}
+
+TEST_CASE("a counter given a profile_interval is checked as its event count, against the source's bounds") {
+    // Issue 35 item 8: profile_interval{1} for TotalIssues was sent as is, and the kernel used 4096.
+    machine m;
+    m.k.clear_requests();
+    auto const ec = set<sampled_profile_interval>(m.k, profile_source::total_issues, profile_interval{1});
+    REQUIRE(ec == rule::interval_out_of_bounds);
+    CHECK(describe(ec) == "interval 1 events is outside this hardware counter's [4096, 2147483647] (its MinInterval "
+                          "and MaxInterval in the profile-source list); pass a value in range, or bounds.clamp(v) to "
+                          "accept the kernel's clamp");
+    for (std::size_t i = 0; i < m.k.request_count(); ++i) // only the profile-source list was read
+        CHECK(m.k.request(i).function != kernel_function::nt_set_interval_profile);
+    CHECK(query<sampled_profile_interval>(m.k, profile_source::total_issues)->count() == sim::pmc_default);
+    CHECK(set<sampled_profile_interval>(m.k, profile_source::total_issues, profile_interval{0xFFFFFFFFU}) ==
+          rule::interval_out_of_bounds);
+    // in bounds: set, as counter_interval{8192} is
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_source::total_issues, profile_interval{8192}));
+    CHECK(query<sampled_profile_interval>(m.k, profile_source::total_issues)->count() == 8192);
+    // a source the machine does not have: refused before anything is sent
+    CHECK(set<sampled_profile_interval>(m.k, static_cast<profile_source>(0x77), profile_interval{8192}) ==
+          rule::profile_source_absent);
+    // the timer keeps its own bounds (100 ns units)
+    CHECK_FALSE(set<sampled_profile_interval>(m.k, profile_source::time, profile_interval{4096}));
+    CHECK(set<sampled_profile_interval>(m.k, profile_source::time, profile_interval{10}) == rule::interval_out_of_bounds);
+    // the guards that take a profile_interval for any source check it the same way, changing nothing
+    {
+        interval_guard g(m.k, profile_source::total_issues, profile_interval{1});
+        CHECK(g.error() == rule::interval_out_of_bounds);
+        CHECK_FALSE(g.active());
+    }
+    profile_source_setting const settings[] = {{profile_source::total_issues, profile_interval{1}}};
+    profile_source_guard pg(m.k, session_handle{m.kernel_session}, settings);
+    CHECK(pg.error() == rule::interval_out_of_bounds);
+    CHECK(query<sampled_profile_interval>(m.k, profile_source::total_issues)->count() == 8192);
+}
+
+TEST_CASE("every typed failure is described by its own context or by its rule's text, never by an earlier one's") {
+    // Issue 35 item 6, for every path: each failure below is provoked once, the thread's slot is then
+    // given an earlier failure with the same code and values of its own, a call succeeds, and the failure
+    // is provoked again: describe() must give what it gave the first time (this call's context, or the
+    // rule's / status's own text), never the earlier values.
+    using namespace etwctl::literals;
+    machine m;
+    session_handle const s{m.kernel_session};
+    REQUIRE_FALSE(set<system_trace_enable_flags>(m.k, s, kernel_flags<"PROC_THREAD">));
+    auto const reg = m.k.register_provider();
+    struct trigger {
+        char const* what;
+        std::function<std::error_code()> run;
+    };
+    std::vector<hook_id> const too_many(257, hook_id{0x0524});
+    std::vector<profile_source> const none;
+    std::byte const malformed_traits[4] = {std::byte{9}, std::byte{0}, std::byte{'A'}, std::byte{0}};
+    classic_event_id not_kernel{};
+    not_kernel.event_guid = guid::from_string("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+    classic_event_id const foreign[] = {not_kernel};
+    guid const providers[] = {guid::from_string("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716")};
+    hook_id const rt[] = {ready_thread};
+    pmc_counter const low[] = {pmc_counter::named("TotalCycles", profile_interval{100})};
+    pmc_counter const absent[] = {pmc_counter::of_id(0x77)};
+    pmc_counter const timer[] = {pmc_counter::named("Timer")};
+    pmc_counter const plain[] = {pmc_counter::named("TotalCycles")};
+    hook_id const cs[] = {cswitch};
+    std::vector<trigger> const triggers = {
+        {"set<stack_tracing>, 257 events", [&] { return set<stack_tracing>(m.k, s, std::span<hook_id const>(too_many)); }},
+        {"set<stack_tracing>, an event of no kernel group", [&] { return set<stack_tracing>(m.k, s, foreign); }},
+        {"set<pmc_counter_list>, none", [&] { return set<pmc_counter_list>(m.k, s, std::span<profile_source const>(none)); }},
+        {"set<stack_tracing>, no such session", [&] { return set<stack_tracing>(m.k, std::uint64_t{40}, stack_walk<"CSwitch">); }},
+        {"query<system_trace_enable_flags>, no such session",
+         [&] { return query<system_trace_enable_flags>(m.k, session_handle{40}).error(); }},
+        {"query<profile_source_list>, no storage",
+         [&] { return query<profile_source_list>(m.k, std::span<std::byte>{}).error(); }},
+        {"timer interval", [&] { return set<sampled_profile_interval>(m.k, profile_interval{10}); }},
+        {"counter_interval", [&] { return set<sampled_profile_interval>(m.k, profile_source::total_cycles, 100_events); }},
+        {"profile_interval for a counter",
+         [&] { return set<sampled_profile_interval>(m.k, profile_source::total_issues, profile_interval{1}); }},
+        {"counter_interval for the timer",
+         [&] { return set<sampled_profile_interval>(m.k, profile_source::time, 8192_events, interval_bounds{}); }},
+        {"counter_interval, absent source",
+         [&] { return set<sampled_profile_interval>(m.k, static_cast<profile_source>(0x77), 8192_events); }},
+        {"set<periodic_capture_state_list>, 1 s",
+         [&] { return set<periodic_capture_state_list>(m.k, s, capture_frequency{1}, providers); }},
+        {"set<stack_caching>, 1 byte",
+         [&] { return set<stack_caching>(m.k, s, stack_cache_size{1}, stack_cache_buckets::kernel_default()); }},
+        {"set<provider_traits>, malformed",
+         [&] { return set<provider_traits>(m.k, registration_handle{reg}, std::span<std::byte const>(malformed_traits)); }},
+        {"find_profile_source, absent", [&] { return find_profile_source(m.k, "NoSuchCounter").error(); }},
+        {"check_event_groups", [&] { return check_event_groups(group_mask{}, rt); }},
+        {"interval_guard, absent source",
+         [&] { return interval_guard(m.k, profile_source::pipeline_dry, profile_interval{5000}).error(); }},
+        {"interval_guard, counter out of bounds",
+         [&] { return interval_guard(m.k, profile_source::total_issues, 1_events).error(); }},
+        {"profile_source_guard, no settings",
+         [&] { return profile_source_guard(m.k, s, std::span<profile_source_setting const>{}).error(); }},
+        {"setup_pmc, interval", [&] { return std::error_code(setup_pmc(m.k, s, low, cs)); }},
+        {"setup_pmc, absent", [&] { return std::error_code(setup_pmc(m.k, s, absent, cs)); }},
+        {"setup_pmc, the timer", [&] { return std::error_code(setup_pmc(m.k, s, timer, cs)); }},
+        {"setup_pmc, group off", [&] { return std::error_code(setup_pmc(m.k, s, plain, rt)); }},
+    };
+    for (auto const& t : triggers) {
+        CAPTURE(t.what);
+        std::error_code const first = t.run();
+        REQUIRE(first);
+        std::string const described = describe(first);
+        (void)detail::fail(first, "an earlier failure with the same code: {value}", "earlier", 424242);
+        REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_interval{1250})); // a success in between
+        std::error_code const again = t.run();
+        REQUIRE(again == first);
+        CHECK(describe(again) == described);
+        CHECK(describe(again).find("424242") == std::string::npos);
+    }
 }

@@ -503,6 +503,11 @@ trigger const triggers[] = {
          auto storage = std::make_unique<session_list_buffer<1>>();
          return as_rule(stop_orphans(*m.k, "a-b", *storage).error);
      }},
+    {rule::session_setting_out_of_range, "start_session with a 5,000,000 MB file size",
+     [] {
+         logger_machine m;
+         return as_rule(start_session(*m.k, session_config::user("x").file_sequential("a.etl", file_size::megabytes(5000000))).error());
+     }},
 };
 
 } // namespace

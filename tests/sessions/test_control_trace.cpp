@@ -279,3 +279,80 @@ TEST_CASE("the trace-control query by name finds StartTrace's sessions, case-ins
     REQUIRE(start(*k, u"Other") != 0);
     CHECK_FALSE(k->set_logger_name(static_cast<std::uint16_t>(h), "other")); // names stay unique
 }
+
+// ControlTrace, its wrappers and QueryAllTraces with null pointers spelled as a program written for the
+// SDK spells them: NULL, nullptr, a literal 0 (each a null pointer constant of its own type).
+#define ETWCTL_TEST_CONTROL_TRACE_NULLS(null_pointer)                                                                   \
+    do {                                                                                                                \
+        auto k = machine();                                                                                             \
+        std::uint64_t const h = start(*k, u"Nulls");                                                                    \
+        REQUIRE(h != 0);                                                                                                \
+        k->clear_requests();                                                                                            \
+        /* ControlTraceW(h, NULL, NULL, code): ERROR_INVALID_PARAMETER for every code, the session runs on */          \
+        for (std::uint32_t code = 0; code <= 4; ++code) {                                                               \
+            CAPTURE(code);                                                                                              \
+            CHECK(compat::control_trace(*k, h, null_pointer, null_pointer, code) == win32::invalid_parameter);          \
+            CHECK(compat::control_trace_a(*k, h, null_pointer, null_pointer, code) == win32::invalid_parameter);        \
+        }                                                                                                               \
+        CHECK(compat::stop_trace(*k, h, null_pointer, null_pointer) == win32::invalid_parameter);                       \
+        CHECK(compat::query_trace(*k, h, null_pointer, null_pointer) == win32::invalid_parameter);                      \
+        CHECK(compat::update_trace(*k, h, null_pointer, null_pointer) == win32::invalid_parameter);                     \
+        CHECK(compat::flush_trace(*k, h, null_pointer, null_pointer) == win32::invalid_parameter);                      \
+        CHECK(compat::stop_trace_a(*k, h, null_pointer, null_pointer) == win32::invalid_parameter);                     \
+        CHECK(compat::query_trace_a(*k, h, null_pointer, null_pointer) == win32::invalid_parameter);                    \
+        CHECK(compat::update_trace_a(*k, h, null_pointer, null_pointer) == win32::invalid_parameter);                   \
+        CHECK(compat::flush_trace_a(*k, h, null_pointer, null_pointer) == win32::invalid_parameter);                    \
+        /* a name given with a NULL block: ERROR_INVALID_PARAMETER too */                                               \
+        CHECK(compat::stop_trace(*k, 0, w(u"Nulls").c_str(), null_pointer) == win32::invalid_parameter);                \
+        CHECK(compat::stop_trace_a(*k, 0, "Nulls", null_pointer) == win32::invalid_parameter);                          \
+        CHECK(k->request_count() == 0);                                                                                 \
+        CHECK(k->sessions().find(static_cast<std::uint16_t>(h)) != nullptr);                                            \
+        /* a NULL name: the handle decides; no name and handle 0: ERROR_INVALID_PARAMETER */                           \
+        block q(full_size);                                                                                             \
+        q.name_at(name_offset);                                                                                         \
+        CHECK(compat::query_trace(*k, 0, null_pointer, q.props()) == win32::invalid_parameter);                         \
+        CHECK(compat::query_trace_a(*k, 0, null_pointer, q.props()) == win32::invalid_parameter);                       \
+        REQUIRE(compat::query_trace(*k, h, null_pointer, q.props()) == win32::success);                                 \
+        CHECK(q.name_from(name_offset) == u"Nulls");                                                                    \
+        /* QueryAllTracesW(NULL, n, &count) and (array, n, NULL): ERROR_INVALID_PARAMETER */                           \
+        event_trace_properties* array[1] = {q.props()};                                                                 \
+        std::uint32_t n = 99;                                                                                           \
+        CHECK(compat::query_all_traces(*k, null_pointer, 1, &n) == win32::invalid_parameter);                           \
+        CHECK(compat::query_all_traces(*k, array, 1, null_pointer) == win32::invalid_parameter);                        \
+        CHECK(compat::query_all_traces_a(*k, null_pointer, 1, &n) == win32::invalid_parameter);                         \
+        CHECK(compat::query_all_traces_a(*k, array, 1, null_pointer) == win32::invalid_parameter);                      \
+        CHECK(compat::query_all_traces(*k, null_pointer, 1, null_pointer) == win32::invalid_parameter);                 \
+        CHECK(n == 99);                                                                                                 \
+        /* ControlTraceW(h, NULL, props, STOP) stops it */                                                              \
+        REQUIRE(compat::control_trace(*k, h, null_pointer, q.props(), 1) == win32::success);                            \
+        CHECK(k->sessions().find(static_cast<std::uint16_t>(h)) == nullptr);                                            \
+    } while (false)
+
+TEST_CASE("ControlTrace and QueryAllTraces: NULL, nullptr and 0 for each pointer get Windows' answers") {
+    SUBCASE("NULL") { ETWCTL_TEST_CONTROL_TRACE_NULLS(NULL); }
+    SUBCASE("nullptr") { ETWCTL_TEST_CONTROL_TRACE_NULLS(nullptr); }
+    SUBCASE("0") { ETWCTL_TEST_CONTROL_TRACE_NULLS(0); }
+}
+#undef ETWCTL_TEST_CONTROL_TRACE_NULLS
+
+TEST_CASE("QueryAllTraces: SessionCount as std::uint32_t or as the caller's own 32-bit unsigned type") {
+    auto k = machine();
+    REQUIRE(start(*k, u"Counted") != 0);
+    block q(full_size);
+    q.name_at(name_offset);
+    event_trace_properties* array[1] = {q.props()};
+    event_trace_properties* const* const_array = array; // PEVENT_TRACE_PROPERTIES const*: also an array
+#if defined(_WIN32)
+    unsigned long count = 0; // the SDK's ULONG: not std::uint32_t on Windows
+#else
+    unsigned int count = 0;
+#endif
+    REQUIRE(compat::query_all_traces(*k, const_array, 1, &count) == win32::success);
+    CHECK(count == 1);
+    std::uint32_t u32 = 0;
+    REQUIRE(compat::query_all_traces_a(*k, array, 1, &u32) == win32::success);
+    CHECK(u32 == 1);
+    // an entry that is NULL: ERROR_INVALID_PARAMETER
+    event_trace_properties* with_null[2] = {q.props(), nullptr};
+    CHECK(compat::query_all_traces(*k, with_null, 2, &u32) == win32::invalid_parameter);
+}

@@ -332,3 +332,36 @@ TEST_CASE("real clients' block shapes start, query and stop as on Windows, nothi
         CHECK(d.names[0] == wide_char('d'));
     }
 }
+
+// EnableTraceEx2 with a NULL ProviderId and NULL EnableParameters, spelled NULL, nullptr and 0 (each a
+// null pointer constant of its own type), as a program written for the SDK passes them.
+#define ETWCTL_TEST_ENABLE_NULLS(null_pointer)                                                                          \
+    do {                                                                                                                \
+        auto k = machine();                                                                                             \
+        std::uint64_t const h = start(*k, u"E");                                                                        \
+        REQUIRE(h != 0);                                                                                                \
+        k->clear_requests();                                                                                            \
+        /* EnableTraceEx2(h, NULL, ...): ERROR_INVALID_PARAMETER, whatever the code and parameters */                  \
+        for (std::uint32_t c = 0; c <= 2; ++c)                                                                          \
+            CHECK(compat::enable_trace_ex2(*k, h, null_pointer, c, 4, 0, 0, 0, null_pointer) == win32::invalid_parameter); \
+        CHECK(compat::enable_trace_ex2(*k, 0, null_pointer, 1, 4, 0, 0, 0, null_pointer) == win32::invalid_parameter); \
+        CHECK(k->request_count() == 0);                                                                                 \
+        CHECK(k->sessions().enablement(static_cast<std::uint16_t>(h), provider) == nullptr);                           \
+        /* TraceHandle 0 with a provider: ERROR_INVALID_PARAMETER */                                                    \
+        CHECK(compat::enable_trace_ex2(*k, 0, &provider, 1, 4, 0, 0, 0, null_pointer) == win32::invalid_parameter);     \
+        /* EnableParameters NULL is allowed: enabled with level and keywords only */                                    \
+        REQUIRE(compat::enable_trace_ex2(*k, h, &provider, 1, 5, 0x30, 0, 0, null_pointer) == win32::success);         \
+        auto const* e = k->sessions().enablement(static_cast<std::uint16_t>(h), provider);                              \
+        REQUIRE(e != nullptr);                                                                                          \
+        CHECK(e->level == 5);                                                                                           \
+        CHECK(e->match_any == 0x30);                                                                            \
+        REQUIRE(compat::enable_trace_ex2(*k, h, &provider, 0, 0, 0, 0, 0, null_pointer) == win32::success);            \
+        CHECK(k->sessions().enablement(static_cast<std::uint16_t>(h), provider) == nullptr);                           \
+    } while (false)
+
+TEST_CASE("EnableTraceEx2: NULL, nullptr and 0 for ProviderId and EnableParameters get Windows' answers") {
+    SUBCASE("NULL") { ETWCTL_TEST_ENABLE_NULLS(NULL); }
+    SUBCASE("nullptr") { ETWCTL_TEST_ENABLE_NULLS(nullptr); }
+    SUBCASE("0") { ETWCTL_TEST_ENABLE_NULLS(0); }
+}
+#undef ETWCTL_TEST_ENABLE_NULLS

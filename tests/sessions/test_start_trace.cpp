@@ -272,3 +272,87 @@ TEST_CASE("StartTrace: EVENT_TRACE_PROPERTIES_V2") {
     fv->filter_desc_count = 1;
     CHECK(compat::start_trace(*k, &h, w(u"v2c").c_str(), fv) == win32::invalid_parameter);
 }
+
+// Wine's StartTrace conformance test (dlls/advapi32/tests/eventlog.c) passes its null pointers as a C
+// program does. The same shapes here, each with the three spellings a program written for the SDK uses:
+// NULL (<cstddef>: __null with g++ and clang, 0 or 0LL elsewhere), nullptr and a literal 0. Each is a null
+// pointer constant of its own type; each must reach the drop-in function and get Windows' answer.
+#define ETWCTL_TEST_START_TRACE_NULLS(null_pointer)                                                                     \
+    do {                                                                                                                \
+        auto k = machine();                                                                                             \
+        auto const name = w(u"wine");                                                                                   \
+        std::uint64_t h = 7;                                                                                            \
+        /* StartTraceW(&h, name, NULL): ERROR_INVALID_PARAMETER, the handle 0 */                                       \
+        CHECK(compat::start_trace(*k, &h, name.c_str(), null_pointer) == win32::invalid_parameter);                     \
+        CHECK(h == 0);                                                                                                  \
+        block b(full_size);                                                                                             \
+        b.name_at(name_offset);                                                                                         \
+        /* StartTraceW(NULL, name, props): ERROR_INVALID_PARAMETER, the block untouched */                             \
+        CHECK(compat::start_trace(*k, null_pointer, name.c_str(), b.props()) == win32::invalid_parameter);              \
+        CHECK(b.props()->wnode.historical_context == 0);                                                                \
+        CHECK(compat::start_trace(*k, null_pointer, name.c_str(), null_pointer) == win32::invalid_parameter);           \
+        /* StartTraceW(&h, NULL, props): ERROR_INVALID_NAME */                                                          \
+        h = 7;                                                                                                          \
+        CHECK(compat::start_trace(*k, &h, null_pointer, b.props()) == win32::invalid_name);                             \
+        CHECK(h == 0);                                                                                                  \
+        /* the A forms */                                                                                               \
+        CHECK(compat::start_trace_a(*k, &h, "wine", null_pointer) == win32::invalid_parameter);                         \
+        CHECK(compat::start_trace_a(*k, null_pointer, "wine", b.props()) == win32::invalid_parameter);                  \
+        CHECK(compat::start_trace_a(*k, &h, null_pointer, b.props()) == win32::invalid_name);                           \
+        CHECK(compat::start_trace_a(*k, null_pointer, null_pointer, null_pointer) == win32::invalid_parameter);         \
+        /* nothing reached the kernel: the name is free, a typed call starts the session */                            \
+        CHECK(k->request_count() == 0);                                                                                 \
+        REQUIRE(compat::start_trace(*k, &h, name.c_str(), b.props()) == win32::success);                                \
+        CHECK(h != 0);                                                                                                  \
+        CHECK(b.guard_intact());                                                                                        \
+    } while (false)
+
+TEST_CASE("StartTrace: NULL, nullptr and 0 for each pointer, as Wine's conformance test passes them") {
+    SUBCASE("NULL") { ETWCTL_TEST_START_TRACE_NULLS(NULL); }
+    SUBCASE("nullptr") { ETWCTL_TEST_START_TRACE_NULLS(nullptr); }
+    SUBCASE("0") { ETWCTL_TEST_START_TRACE_NULLS(0); }
+}
+#undef ETWCTL_TEST_START_TRACE_NULLS
+
+TEST_CASE("StartTrace: the TRACEHANDLE in either 64-bit spelling (unsigned long long, std::uint64_t)") {
+    auto k = machine();
+    block b(full_size);
+    b.name_at(name_offset);
+    unsigned long long ull = 5;
+    REQUIRE(compat::start_trace(*k, &ull, w(u"ull").c_str(), b.props()) == win32::success);
+    CHECK(ull == b.props()->wnode.historical_context);
+    block c(full_size);
+    c.name_at(name_offset);
+    std::uint64_t u64 = 5;
+    REQUIRE(compat::start_trace(*k, &u64, w(u"u64").c_str(), c.props()) == win32::success);
+    CHECK(u64 == c.props()->wnode.historical_context);
+    CHECK(u64 != ull);
+    // a failure writes 0 through either spelling
+    ull = 5;
+    CHECK(compat::start_trace(*k, &ull, w(u"u64").c_str(), c.props()) == win32::already_exists);
+    CHECK(ull == 0);
+}
+
+#if defined(_WIN32)
+// The forms without the kernel argument (native_kernel::instance()) take the same spellings. Compiled,
+// never called: under Wine, StartTrace & co. are Wine's (a fake handle and ERROR_SUCCESS), not Windows'.
+[[maybe_unused]] static void etwctl_test_native_session_nulls() {
+    std::uint64_t h = 0;
+    event_trace_properties p{};
+    event_trace_properties* array[1] = {&p};
+    (void)compat::start_trace(&h, L"n", NULL);
+    (void)compat::start_trace(nullptr, L"n", &p);
+    (void)compat::start_trace(0, 0, 0);
+    (void)compat::start_trace_a(NULL, NULL, NULL);
+    (void)compat::control_trace(h, NULL, NULL, 1);
+    (void)compat::control_trace_a(h, nullptr, nullptr, 1);
+    (void)compat::stop_trace(h, 0, 0);
+    (void)compat::query_trace(h, NULL, &p);
+    (void)compat::update_trace_a(h, NULL, NULL);
+    (void)compat::flush_trace(h, nullptr, nullptr);
+    (void)compat::query_all_traces(NULL, 1, NULL);
+    (void)compat::query_all_traces_a(array, 1, nullptr);
+    (void)compat::enable_trace_ex2(h, NULL, 1, 4, 0, 0, 0, NULL);
+    (void)compat::enable_trace_ex2(h, 0, 1, 4, 0, 0, 0, 0);
+}
+#endif

@@ -163,7 +163,10 @@ inline void annotate_properties(request const& r, annotated_request& a) {
     row(offsetof(p1, buffer_size), 4, "BufferSize " + std::to_string(u32(offsetof(p1, buffer_size))) + " KB");
     row(offsetof(p1, minimum_buffers), 4, "MinimumBuffers " + std::to_string(u32(offsetof(p1, minimum_buffers))));
     row(offsetof(p1, maximum_buffers), 4, "MaximumBuffers " + std::to_string(u32(offsetof(p1, maximum_buffers))));
-    row(offsetof(p1, maximum_file_size), 4, "MaximumFileSize " + std::to_string(u32(offsetof(p1, maximum_file_size))) + " MB");
+    // MB, or KB with EVENT_TRACE_USE_KBYTES_FOR_SIZE (EVENT_TRACE_PROPERTIES): the unit the block says.
+    bool const kilobytes = (u32(offsetof(p1, log_file_mode)) & etwctl::log_file_mode::use_kbytes_for_size) != 0;
+    row(offsetof(p1, maximum_file_size), 4,
+        "MaximumFileSize " + std::to_string(u32(offsetof(p1, maximum_file_size))) + (kilobytes ? " KB" : " MB"));
     row(offsetof(p1, log_file_mode), 4, "LogFileMode " + hex(u32(offsetof(p1, log_file_mode)), 8) + " " + log_file_mode_text(u32(offsetof(p1, log_file_mode))));
     row(offsetof(p1, flush_timer), 4, "FlushTimer " + std::to_string(u32(offsetof(p1, flush_timer))) + " s");
     row(offsetof(p1, enable_flags), 4, "EnableFlags " + hex(u32(offsetof(p1, enable_flags)), 8));

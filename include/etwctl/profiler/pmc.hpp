@@ -247,6 +247,53 @@ inline void pmc_fail(pmc_report& r, pmc_step step, pmc_condition c, std::error_c
     r.error = ec;
     r.index = index;
 }
+/// A pre-check's broken rule, handed out through detail::failed: the report's error keeps the context
+/// this call recorded for it (fail / note_failure) and never an earlier failure's (a bare rule converted
+/// to std::error_code would leave the thread's slot as it was, and describe(report.error) would show the
+/// values of whatever failed before with the same rule, e.g. a timer's interval).
+template <class T = void>
+void pmc_fail(pmc_report& r, pmc_step step, pmc_condition c, rule broken, std::size_t index = pmc_report::npos) noexcept {
+    pmc_fail(r, step, c, failed(make_error_code<T>(broken)), index);
+}
+
+/// The contexts of setup_pmc's pre-checks (cold: failures only). The name recorded is always a static
+/// string: the slot outlives the call, the caller's counter names and the profile-source list may not.
+template <class T = void>
+ETWCTL_COLD std::error_code pmc_events_too_many(std::size_t n) noexcept {
+    return fail(make_error_code<T>(rule::pmc_events_size),
+                "setup_pmc: {value} events, TracePmcEventListInfo takes at most {high}", "setup_pmc", n, 0,
+                limits::max_pmc_events);
+}
+template <class T = void>
+ETWCTL_COLD std::error_code pmc_counter_is_timer(std::size_t index) noexcept {
+    return fail(make_error_code<T>(rule::pmc_counter_not_pmc),
+                "setup_pmc: counter {value} of the list is the timer (ProfileTime), which is no hardware counter; "
+                "set its interval with set<sampled_profile_interval>",
+                "setup_pmc", index);
+}
+template <class T = void>
+ETWCTL_COLD std::error_code pmc_counter_absent(std::size_t index, std::uint32_t source_id) noexcept {
+    return fail(make_error_code<T>(rule::profile_source_absent),
+                "setup_pmc: counter {value} of the list (source {high}) is not in this machine's profile-source list "
+                "(query<profile_source_list> lists what it has)",
+                "setup_pmc", index, 0, source_id);
+}
+template <class T = void>
+ETWCTL_COLD std::error_code pmc_event_group_off(event_not_enabled const& off) noexcept {
+    std::string_view const flag = perf_flag_name<T>(off.flag);
+    return fail(make_error_code<T>(rule::pmc_event_group_not_enabled),
+                "setup_pmc: event {hex} never carries counters: the session's group mask does not enable {name}, the "
+                "flag it needs (set it with set<system_trace_enable_flags>, or pmc_options::check_event_groups = "
+                "false if it is enabled later)",
+                flag.empty() ? std::string_view("its group's flag") : flag, off.event.value);
+}
+template <class T = void>
+ETWCTL_COLD std::error_code pmc_event_not_kernel(std::size_t index) noexcept {
+    return fail(make_error_code<T>(rule::pmc_event_group_not_enabled),
+                "setup_pmc: event {value} of the list has an EventGuid that is no kernel group's; SECHOST would skip it "
+                "and its counters would never appear",
+                "setup_pmc", index);
+}
 template <class T = void> // a template: a TU that never fails a PMC setup carries no category code
 void pmc_fail_kernel(pmc_report& r, pmc_step step, std::error_code ec) noexcept {
     std::int32_t const status = ec.category() == ntstatus_category<T>() ? ec.value() : 0;
@@ -261,14 +308,20 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
     basic_pmc_report<detail::dependent_t<K, void>> r; // pmc_report, built where this template is instantiated
 
     // 1. counts (SECHOST's limits; the kernel's own counter maximum may be lower: step 8 reports it)
-    if (counters.empty()) return pmc_fail(r, pmc_step::check_counts, pmc_condition::no_counters, rule::pmc_counters_empty), r;
+    if (counters.empty())
+        return pmc_fail(r, pmc_step::check_counts, pmc_condition::no_counters,
+                        fail(make_error_code<K>(rule::pmc_counters_empty),
+                             "setup_pmc: no counters given; TracePmcCounterListInfo takes 1 to {high}", "setup_pmc", 0, 0,
+                             limits::max_pmc_counters)),
+               r;
     if (counters.size() > limits::max_pmc_counters)
         return pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_counters,
-                        fail(rule::pmc_counters_size, "PMC: {value} counters requested, TracePmcCounterListInfo takes at most {high}",
-                             "setup_pmc", counters.size(), 0, limits::max_pmc_counters)),
+                        fail(make_error_code<K>(rule::pmc_counters_size),
+                             "PMC: {value} counters requested, TracePmcCounterListInfo takes at most {high}", "setup_pmc",
+                             counters.size(), 0, limits::max_pmc_counters)),
                r;
     if (events.size() > limits::max_pmc_events)
-        return pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_events, rule::pmc_events_size), r;
+        return pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_events, pmc_events_too_many<K>(events.size())), r;
 
     // 2. the machine's profile sources
     profile_source_list_buffer<> local;
@@ -289,12 +342,12 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
         }
         std::uint32_t const id = found ? entries[i].source_id() : c.id;
         if (id == static_cast<std::uint32_t>(profile_source::time) && (found || !c.by_name())) {
-            pmc_fail(r, pmc_step::resolve_counters, pmc_condition::counter_is_timer, rule::pmc_counter_not_pmc, i);
+            pmc_fail(r, pmc_step::resolve_counters, pmc_condition::counter_is_timer, pmc_counter_is_timer<K>(i), i);
             r.source_id = id;
             return r;
         }
         if (!found) {
-            pmc_fail(r, pmc_step::resolve_counters, pmc_condition::source_absent, rule::profile_source_absent, i);
+            pmc_fail(r, pmc_step::resolve_counters, pmc_condition::source_absent, pmc_counter_absent<K>(i, id), i);
             r.source_id = id;
             return r;
         }
@@ -304,7 +357,9 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
         auto const v = counters[i].interval.count();
         if (v == 0) continue;
         if (v < entries[i].min_interval() || v > entries[i].max_interval()) {
-            pmc_fail(r, pmc_step::check_intervals, pmc_condition::interval_out_of_bounds, rule::interval_out_of_bounds, i);
+            // The context is this counter's: its value and its source's bounds (noted, then handed out).
+            std::error_code const ec = interval_out_of_bounds<K>(r.counters[i], v, {entries[i].min_interval(), entries[i].max_interval()});
+            pmc_fail(r, pmc_step::check_intervals, pmc_condition::interval_out_of_bounds, failed(ec), i);
             r.source_id = r.counters[i];
             r.min_interval = entries[i].min_interval();
             r.max_interval = entries[i].max_interval();
@@ -319,7 +374,7 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
     if (!mask) return pmc_fail_kernel(r, pmc_step::query_group_mask, mask.error()), r;
     if (options.check_event_groups)
         if (auto const off = first_event_not_enabled(*mask, events)) { // names/events.hpp's event table
-            pmc_fail(r, pmc_step::check_event_groups, pmc_condition::group_not_enabled, rule::pmc_event_group_not_enabled,
+            pmc_fail(r, pmc_step::check_event_groups, pmc_condition::group_not_enabled, pmc_event_group_off<K>(*off),
                      off->index);
             r.event = off->event;
             r.missing_flag = off->flag;
@@ -332,11 +387,11 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
         profile_interval interval;
     } saved[limits::max_pmc_counters] = {};
     std::size_t saved_count = 0;
+    // Each captured value goes back as it was, unchecked (the machine had it), as interval_guard restores.
     auto roll_back = [&]() noexcept {
         while (saved_count != 0) {
             auto const& s = saved[--saved_count];
-            if (auto const ec = set<sampled_profile_interval>(k, static_cast<profile_source>(s.source), s.interval);
-                ec && !r.rollback_error)
+            if (auto const ec = set_interval(k, s.source, s.interval.count()).template code<K>(); ec && !r.rollback_error)
                 r.rollback_error = ec;
         }
     };
@@ -350,7 +405,9 @@ pmc_report setup_pmc_hooks(K& k, session_handle session, std::span<pmc_counter c
             roll_back();
             return r;
         }
-        if (auto const ec = set<sampled_profile_interval>(k, src, counters[i].interval); ec) {
+        // A counter's interval is an event count, in the bounds step 4 checked (no second list query).
+        interval_bounds const bounds{entries[i].min_interval(), entries[i].max_interval()};
+        if (auto const ec = set<sampled_profile_interval>(k, src, counter_interval{counters[i].interval.count()}, bounds); ec) {
             pmc_fail_kernel(r, pmc_step::set_intervals, ec);
             r.index = i;
             r.source_id = r.counters[i];
@@ -441,15 +498,14 @@ pmc_report setup_pmc(K& k, session_handle session, std::span<pmc_counter const> 
                      pmc_options const& options = {}) noexcept {
     basic_pmc_report<detail::dependent_t<K, void>> r; // pmc_report, built where this template is instantiated
     if (events.size() > limits::max_pmc_events) {
-        detail::pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_events, rule::pmc_events_size);
+        detail::pmc_fail(r, pmc_step::check_counts, pmc_condition::too_many_events, detail::pmc_events_too_many<K>(events.size()));
         return r;
     }
     hook_id hooks[limits::max_pmc_events] = {};
     for (std::size_t i = 0; i < events.size(); ++i) {
         auto const h = hook_id_of(events[i]);
         if (!h) {
-            detail::pmc_fail(r, pmc_step::check_event_groups, pmc_condition::event_not_kernel,
-                             rule::pmc_event_group_not_enabled, i);
+            detail::pmc_fail(r, pmc_step::check_event_groups, pmc_condition::event_not_kernel, detail::pmc_event_not_kernel<K>(i), i);
             return r;
         }
         hooks[i] = *h;

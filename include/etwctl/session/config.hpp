@@ -60,10 +60,20 @@ class file_size {
 public:
     constexpr file_size() noexcept = default; ///< unlimited (0)
     static constexpr file_size kilobytes(std::uint32_t n) noexcept { return file_size{n}; }
+    /// n MB, at most limits::max_file_size_megabytes (4,194,303): a larger n is kept as out_of_range(), and a
+    /// configuration given it is refused (rule::session_setting_out_of_range), never saturated.
     static constexpr file_size megabytes(std::uint32_t n) noexcept {
-        return file_size{n > 0xFFFFFFFFU / 1024 ? 0xFFFFFFFFU : n * 1024};
+        if (n > limits::max_file_size_megabytes) {
+            file_size f;
+            f.requested_mb_ = n;
+            return f;
+        }
+        return file_size{n * 1024};
     }
     constexpr std::uint32_t in_kilobytes() const noexcept { return kb_; }
+    /// Made from more MB than the KB value holds: in_kilobytes() is 0 and requested_megabytes() says what was asked.
+    constexpr bool out_of_range() const noexcept { return requested_mb_ != 0; }
+    constexpr std::uint32_t requested_megabytes() const noexcept { return requested_mb_; }
     constexpr bool unlimited() const noexcept { return kb_ == 0; }
     /// Whole MB: the field is MB; else KB with EVENT_TRACE_USE_KBYTES_FOR_SIZE.
     constexpr bool needs_kilobyte_unit() const noexcept { return kb_ % 1024 != 0; }
@@ -73,6 +83,7 @@ public:
 private:
     constexpr explicit file_size(std::uint32_t kb) noexcept : kb_(kb) {}
     std::uint32_t kb_ = 0;
+    std::uint32_t requested_mb_ = 0; ///< non-zero only when out of range
 };
 
 /// EVENT_TRACE_PROPERTIES.MinimumBuffers / MaximumBuffers (0: ETW's default).
@@ -186,7 +197,7 @@ constexpr void report_broken_configuration(rule r, std::index_sequence<I...>) no
 struct session_config_problem {
     rule broken = rule::ok;
     std::uint32_t bit = 0;   ///< the LogFileMode bit at fault (0: none)
-    std::uint32_t other = 0; ///< the bit it conflicts with
+    std::uint32_t other = 0; ///< the bit it conflicts with (session_setting_out_of_range: the session_setting)
     std::uint64_t value = 0; ///< the value at fault (a length, a size)
     std::uint64_t limit = 0; ///< its limit
 };
@@ -238,11 +249,18 @@ public:
         c.minimum_buffers_ = minimum.count;
         return c.with(&session_config::maximum_buffers_, maximum.count);
     }
-    /// FlushTimer, in whole seconds (a std::chrono duration that is not whole seconds does not convert).
+    /// FlushTimer, in whole seconds (a std::chrono duration that is not whole seconds does not convert), 0 to
+    /// 4294967295: outside, the configuration is refused (rule::session_setting_out_of_range), never saturated.
     constexpr session_config flush_timer(std::chrono::seconds every) const noexcept {
-        return with(&session_config::flush_timer_s_,
-                    every.count() < 0 || static_cast<std::uint64_t>(every.count()) > 0xFFFFFFFFU ? 0xFFFFFFFFU
-                                                                                               : static_cast<std::uint32_t>(every.count()));
+        auto const n = every.count();
+        if (n < 0 || static_cast<std::uint64_t>(n) > limits::max_flush_timer_seconds) {
+            session_config c = *this;
+            if (c.problem_.broken == rule::ok)
+                c.problem_ = {rule::session_setting_out_of_range, 0, static_cast<std::uint32_t>(session_setting::flush_timer),
+                              static_cast<std::uint64_t>(n), limits::max_flush_timer_seconds};
+            return c.checked();
+        }
+        return with(&session_config::flush_timer_s_, static_cast<std::uint32_t>(n));
     }
     /// Wnode.ClientContext: the time stamps' clock (default: QPC).
     constexpr session_config clock(clock_type t) const noexcept {
@@ -370,6 +388,9 @@ private:
         }
         if (auto r = check_buffer_size(buffer_kb_); r != rule::ok)
             return {r, 0, 0, buffer_kb_, limits::max_buffer_size_kb};
+        if (max_file_.out_of_range())
+            return {rule::session_setting_out_of_range, 0, static_cast<std::uint32_t>(session_setting::maximum_file_size),
+                    max_file_.requested_megabytes(), limits::max_file_size_megabytes};
         if (auto r = check_enable_flags_target(enable_flags_, system_logger_target()); r != rule::ok)
             return {r, 0, 0, enable_flags_, 0};
         auto const f = diagnose_log_file_mode(facts());
@@ -454,6 +475,8 @@ constexpr std::string_view config_problem_text(rule r) noexcept {
                "e.g. \"trace_%d.etl\"";
     case rule::session_no_destination:
         return "session configuration: no destination (add real_time(), buffering() or a file_...(path))";
+    case rule::session_setting_out_of_range: // config_error picks the setting's own sentence
+        return "session configuration: {name} {value} is out of range: at most {high}";
     default: // the mode rules the setters cannot reach (NONSTOPPABLE, RELOG, COMPRESSED are not offered)
         return "session configuration: LogFileMode {hex} breaks a rule of StartTrace (see the rule's text)";
     }
@@ -465,6 +488,14 @@ template <class = void>
 std::error_code config_error(session_config_problem const& p) noexcept {
     std::string_view const bit_name = p.bit != 0 ? log_file_mode_name(p.bit) : std::string_view{};
     std::uint64_t const low = p.broken == rule::session_buffer_size_out_of_range ? limits::min_buffer_size_kb : 0;
+    if (p.broken == rule::session_setting_out_of_range) {
+        auto const s = static_cast<session_setting>(p.other);
+        return detail::fail(make_error_code(p.broken),
+                            s == session_setting::maximum_file_size
+                                ? std::string_view("session configuration: {name} {value} MB is out of range: at most {high} MB")
+                                : detail::config_problem_text(p.broken),
+                            session_setting_name(s), p.value, 0, p.limit);
+    }
     return detail::fail(make_error_code(p.broken), detail::config_problem_text(p.broken), bit_name, p.value, low, p.limit);
 }
 

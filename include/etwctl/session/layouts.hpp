@@ -291,6 +291,11 @@ inline constexpr std::size_t max_system_loggers = 8;
 inline constexpr std::size_t max_sessions_per_provider = 8;   ///< manifest / TraceLogging providers
 inline constexpr std::uint32_t min_buffer_size_kb = 4;
 inline constexpr std::uint32_t max_buffer_size_kb = 16384;    ///< 1024 before Windows 8
+/// FlushTimer is a ULONG of seconds (evntrace.h): a longer interval does not fit and is refused.
+inline constexpr std::uint32_t max_flush_timer_seconds = 0xFFFFFFFFU;
+/// etwctl's file_size holds KB in 32 bits (the unit EVENT_TRACE_USE_KBYTES_FOR_SIZE uses): the most whole
+/// MB it holds, 4,194,303 MB (4 TB less 1 MB); a larger size is refused, never saturated.
+inline constexpr std::uint32_t max_file_size_megabytes = 0xFFFFFFFFU / 1024U;
 inline constexpr std::size_t max_event_filters = 13;          ///< MAX_EVENT_FILTERS_COUNT
 inline constexpr std::size_t max_event_filter_data_size = 1024;  ///< MAX_EVENT_FILTER_DATA_SIZE
 inline constexpr std::size_t max_event_filter_pids = 8;          ///< MAX_EVENT_FILTER_PID_COUNT

@@ -38,49 +38,8 @@
 
 ETWCTL_BEGIN_NAMESPACE
 
-// ---- loss: its own condition ---------------------------------------------------------------------------
-
-/// What a session lost, as error codes of their own (session_loss_category): a stop that lost events is
-/// not a failure of the stop, and it is never silent.
-enum class session_loss : int {
-    events_lost = 1,            ///< EventsLost: events dropped for want of a free buffer
-    log_buffers_lost = 2,       ///< LogBuffersLost: buffers the log file could not take
-    real_time_buffers_lost = 3, ///< RealTimeBuffersLost: buffers no real-time consumer took
-};
-/// The condition every loss compares equal to: report.error == session_condition::events_lost.
-enum class session_condition : int { events_lost = 1 };
-
-namespace detail {
-template <class = void>
-class session_loss_category_impl final : public std::error_category {
-public:
-    char const* name() const noexcept override { return "etwctl.session_loss"; }
-    std::string message(int value) const override {
-        switch (static_cast<session_loss>(value)) {
-        case session_loss::events_lost: return "the session lost events (EventsLost > 0): buffers were full";
-        case session_loss::log_buffers_lost: return "the session lost buffers writing its log file (LogBuffersLost > 0)";
-        case session_loss::real_time_buffers_lost:
-            return "the session lost real-time buffers (RealTimeBuffersLost > 0): no consumer kept up";
-        }
-        return "etwctl: unknown session loss";
-    }
-    std::error_condition default_error_condition(int value) const noexcept override {
-        if (value >= 1 && value <= 3) return {static_cast<int>(session_condition::events_lost), *this};
-        return {value, *this};
-    }
-};
-} // namespace detail
-
-template <class = void>
-inline std::error_category const& session_loss_category() noexcept {
-    return detail::category_holder<detail::session_loss_category_impl<>>::instance.object;
-}
-template <class = void>
-inline std::error_code make_error_code(session_loss l) noexcept { return {static_cast<int>(l), session_loss_category()}; }
-template <class = void>
-inline std::error_condition make_error_condition(session_condition c) noexcept {
-    return {static_cast<int>(c), session_loss_category()};
-}
+// The loss codes (session_loss, session_condition, session_loss_category()) are error.hpp's, with the
+// library's other error categories.
 
 // ---- statistics, adjustments, status ------------------------------------------------------------------------
 
@@ -198,10 +157,20 @@ struct [[nodiscard]] stop_report {
 /// Tracing Session"). Private loggers take only the flush timer and the file. Unset fields are kept.
 class session_update {
 public:
+    /// FlushTimer in whole seconds, 1 to 4294967295 (0 keeps the session's). Outside 0 to 4294967295 the
+    /// update is refused (rule::session_setting_out_of_range, naming the limit), never truncated.
     constexpr session_update flush_timer(std::chrono::seconds every) const noexcept {
         session_update u = *this;
-        u.flush_timer_ = every.count() <= 0 ? 0 : static_cast<std::uint32_t>(every.count());
-        u.flush_set_ = every.count() > 0;
+        auto const n = every.count();
+        if (n < 0 || static_cast<std::uint64_t>(n) > limits::max_flush_timer_seconds) {
+            if (u.problem_ == rule::ok) { // the first refused value is the one reported
+                u.problem_ = rule::session_setting_out_of_range;
+                u.problem_value_ = static_cast<std::uint64_t>(n);
+            }
+            return u;
+        }
+        u.flush_timer_ = static_cast<std::uint32_t>(n);
+        u.flush_set_ = n > 0;
         return u;
     }
     constexpr session_update maximum_buffers(std::uint32_t count) const noexcept {
@@ -227,14 +196,23 @@ public:
         return u;
     }
 
-    /// Fills a fresh block for ControlTrace(UPDATE) from the session's current mode; a rule on failure.
-    constexpr rule fill(session_properties& p, std::uint32_t current_mode, bool system_logger) const noexcept {
+    /// Fills a fresh block for ControlTrace(UPDATE) from the session's current mode and, for a system
+    /// logger, its current EnableFlags; a rule on failure. UPDATE replaces a system logger's EnableFlags
+    /// with the block's ("set this member to 0 to disable all kernel providers", ControlTraceW), so flags
+    /// the update does not set are sent back as they are (docs/choices.md).
+    constexpr rule fill(session_properties& p, std::uint32_t current_mode, bool system_logger,
+                        std::uint32_t current_enable_flags = 0) const noexcept {
         p = session_properties::for_control();
         auto& e = p.properties;
+        if (problem_ != rule::ok) return problem_;
         if (enable_flags_set_ && !system_logger) return rule::session_enable_flags_need_system_logger;
+        // An EnableFlags with EVENT_TRACE_FLAG_EXTENSION is an offset into the block it came in, not flags:
+        // it cannot be sent back, and 0 would turn the kernel events off.
+        if (system_logger && !enable_flags_set_ && (current_enable_flags & 0x80000000U) != 0)
+            return rule::session_enable_flags_extension;
         e.flush_timer = flush_set_ ? flush_timer_ : 0;
         e.maximum_buffers = maximum_buffers_;
-        e.enable_flags = enable_flags_set_ ? enable_flags_ : 0;
+        e.enable_flags = enable_flags_set_ ? enable_flags_ : system_logger ? current_enable_flags : 0;
         // LogFileMode carries only REAL_TIME: 0 turns it off, so the current state is sent unless changed.
         bool const rt = real_time_ == 0 ? (current_mode & log_file_mode::real_time) != 0 : real_time_ == 1;
         e.log_file_mode = rt ? log_file_mode::real_time : 0;
@@ -249,8 +227,13 @@ public:
         return rule::ok;
     }
     constexpr bool changes_enable_flags() const noexcept { return enable_flags_set_; }
+    /// The first value refused when the update was built (rule::ok: none), and that value.
+    constexpr rule problem() const noexcept { return problem_; }
+    constexpr std::uint64_t problem_value() const noexcept { return problem_value_; }
 
 private:
+    rule problem_ = rule::ok;
+    std::uint64_t problem_value_ = 0;
     std::uint32_t flush_timer_ = 0;
     std::uint32_t maximum_buffers_ = 0;
     std::uint32_t enable_flags_ = 0;
@@ -295,12 +278,39 @@ ETWCTL_COLD inline std::error_code session_refused(std::string_view call, std::u
 
 // ---- session_ref: a session that runs, not owned ------------------------------------------------------
 
-/// A running session, by its handle: query, flush, update, and stop on request. Never stops anything on
-/// its own (copying it copies the reference). Made by attach_session, or from a trace_session.
+namespace detail {
+/// A digest of a session name: FNV-1a over its UTF-16 units, ASCII letters folded as session names compare
+/// (session_names_equal). What a session object keeps, with the handle, to tell its own session from a
+/// later one that got the same logger id after it stopped (8 bytes, not the name's 2 KB).
+constexpr std::uint64_t session_name_digest(wide_string_view name) noexcept {
+    std::uint64_t h = 0xCBF29CE484222325ULL;
+    for (wide_char const c : name) {
+        auto u = static_cast<std::uint32_t>(static_cast<std::uint16_t>(c));
+        if (u >= 'A' && u <= 'Z') u += 'a' - 'A';
+        h = (h ^ u) * 0x100000001B3ULL;
+    }
+    return h;
+}
+} // namespace detail
+
+/// A running session, by its handle and name: query, flush, update, and stop on request. Never stops
+/// anything on its own (copying it copies the reference). Made by attach_session, or from a trace_session.
+///
+/// A handle's low 16 bits are a logger id (WNODE_HEADER), and a stopped session's id may go to the next
+/// session that starts. So an object that knows its session's name (every one start_session and
+/// attach_session make) acts only on that session: each call queries by handle and compares the name that
+/// answers, and a session of another name is "not found" (ERROR_WMI_INSTANCE_NOT_FOUND; describe() says
+/// the session is gone and another has its logger id), never stopped, updated or flushed. A reference made
+/// from a bare handle (the two-argument constructor) knows no name and acts on whatever session has it.
+/// ControlTraceW cannot be given both (a name makes it ignore the handle): docs/choices.md has the choice.
 class session_ref {
 public:
     constexpr session_ref() noexcept = default;
+    /// A session by its handle alone (acts on whatever session has it).
     constexpr session_ref(session_kernel_ref k, session_handle h) noexcept : kernel_(k), handle_(h), valid_(true) {}
+    /// A session by its handle and its name, as StartTrace or a query gave them (acts on that session only).
+    constexpr session_ref(session_kernel_ref k, session_handle h, wide_string_view name) noexcept
+        : kernel_(k), handle_(h), name_digest_(detail::session_name_digest(name)), valid_(true), named_(!name.empty()) {}
 
     constexpr session_handle handle() const noexcept { return handle_; }
     constexpr logger_id id() const noexcept { return handle_.logger(); }
@@ -308,21 +318,30 @@ public:
     /// The kernel (valid only when the reference is: check operator bool first).
     constexpr session_kernel_ref kernel() const noexcept { return kernel_; }
 
-    /// ControlTrace(QUERY): the session's effective properties, names and statistics.
+    /// ControlTrace(QUERY): the session's effective properties, names and statistics ("not found" when
+    /// another session now has the handle).
     [[nodiscard]] result<session_status> query() const noexcept {
         session_status s;
         s.block = session_properties::for_control();
         if (auto const ec = control(control_code::query, s.block, "ControlTrace(QUERY)")) return ec;
+        if (!is_mine(s.block)) return gone("ControlTrace(QUERY)");
         return s;
     }
-    /// ControlTrace(FLUSH): the session's buffers written out now.
+    /// ControlTrace(FLUSH): the session's buffers written out now (after a query that checks it is this
+    /// object's session, when the object knows its name).
     [[nodiscard]] std::error_code flush() const noexcept {
+        if (auto const ec = confirm("ControlTrace(FLUSH)")) return ec;
         session_properties p = session_properties::for_control();
         return control(control_code::flush, p, "ControlTrace(FLUSH)");
     }
     /// ControlTrace(UPDATE) with only what UPDATE can change (session_update); a query first reads the
-    /// session's mode, so real time stays as it is unless the update changes it.
+    /// session's mode and, for a system logger, its EnableFlags, so what the update does not set is kept.
     [[nodiscard]] std::error_code update(session_update const& u) const noexcept {
+        if (u.problem() == rule::session_setting_out_of_range) // refused before any call
+            return detail::fail(make_error_code(u.problem()),
+                                "ControlTrace(UPDATE): {name} {value} is out of range: at most {high}",
+                                session_setting_name(session_setting::flush_timer), u.problem_value(), 0,
+                                limits::max_flush_timer_seconds);
         auto const current = query();
         if (!current) return current.error();
         std::uint32_t const mode = current->properties().log_file_mode;
@@ -330,21 +349,21 @@ public:
                                    handle_.logger().is_kernel_logger() ||
                                    current->properties().wnode.guid == session_guids::system_trace_control;
         session_properties p;
-        if (auto const r = u.fill(p, mode, system_logger); r != rule::ok)
-            return detail::fail(make_error_code(r),
-                                r == rule::session_enable_flags_need_system_logger
-                                    ? std::string_view("ControlTrace(UPDATE): enable flags on a session that is not a "
-                                                       "system logger, where Windows ignores them")
-                                    : std::string_view("ControlTrace(UPDATE): the new log-file path is not valid UTF-8 "
-                                                       "or longer than {high} characters"),
-                                "ControlTrace(UPDATE)", 0, 0, limits::max_log_file_name_length);
+        if (auto const r = u.fill(p, mode, system_logger, current->properties().enable_flags); r != rule::ok)
+            return detail::fail(make_error_code(r), update_refusal_text(r), "ControlTrace(UPDATE)",
+                                current->properties().enable_flags, 0, limits::max_log_file_name_length);
         return control(control_code::update, p, "ControlTrace(UPDATE)");
     }
-    /// ControlTrace(STOP): stops the session (asked for explicitly: a session_ref never stops on its own).
+    /// ControlTrace(STOP): stops the session (asked for explicitly: a session_ref never stops on its own),
+    /// after a query that checks it is this object's session, when the object knows its name.
     [[nodiscard]] stop_report stop() const noexcept {
         stop_report r;
         if (!valid_) {
             r.error = empty_object("ControlTrace(STOP)");
+            return r;
+        }
+        if (auto const ec = confirm("ControlTrace(STOP)")) {
+            r.error = ec;
             return r;
         }
         session_properties p = session_properties::for_control();
@@ -375,6 +394,37 @@ public:
     }
 
 protected:
+    static constexpr std::string_view update_refusal_text(rule r) noexcept {
+        switch (r) {
+        case rule::session_enable_flags_need_system_logger:
+            return "ControlTrace(UPDATE): enable flags on a session that is not a system logger, where Windows ignores them";
+        case rule::session_enable_flags_extension:
+            return "ControlTrace(UPDATE): the system logger's EnableFlags {hex} is an extension (group masks), which an "
+                   "update cannot send back, and 0 would turn its kernel events off (give enable_flags(...) with the "
+                   "update, or set<system_trace_enable_flags> after it)";
+        default:
+            return "ControlTrace(UPDATE): the new log-file path is not valid UTF-8 or longer than {high} characters";
+        }
+    }
+    /// Whether a block a query wrote back is this object's session: the name that answered has this
+    /// object's digest. An object without a name, or a reply without one, cannot tell: it is taken as is.
+    constexpr bool is_mine(session_properties const& p) const noexcept {
+        return !named_ || p.name().empty() || detail::session_name_digest(p.name()) == name_digest_;
+    }
+    /// The session this object was made for stopped and another has its logger id: "not found".
+    std::error_code gone(std::string_view call) const noexcept {
+        return detail::fail(win32_error_code(win32::wmi_instance_not_found),
+                            "{name}: the session this object owned (or attached to) is gone: logger id {value} now "
+                            "belongs to another session, which is left alone (Win32 ERROR_WMI_INSTANCE_NOT_FOUND 4201)",
+                            call, handle_.logger().value);
+    }
+    /// Before a call that acts (STOP, FLUSH): a QUERY by handle, and the name that answers compared.
+    std::error_code confirm(std::string_view call) const noexcept {
+        if (!valid_ || !named_) return no_error();
+        session_properties p = session_properties::for_control();
+        if (auto const ec = control(control_code::query, p, call)) return ec;
+        return is_mine(p) ? no_error() : gone(call);
+    }
     static std::error_code empty_object(std::string_view call) noexcept {
         return detail::fail(make_error_code(rule::session_no_target),
                             "{name}: an empty session object (not started, moved from, or released)", call);
@@ -388,8 +438,9 @@ protected:
 
     session_kernel_ref kernel_{};
     session_handle handle_{};
+    std::uint64_t name_digest_ = 0; ///< detail::session_name_digest of the session's name (when named_)
     bool valid_ = false;
-
+    bool named_ = false;
 };
 
 // ---- trace_session: a session this program started ----------------------------------------------------
@@ -447,7 +498,8 @@ public:
     /// Stops the session (owned or attached) and reports the final statistics; the object is empty after.
     [[nodiscard]] stop_report stop() noexcept {
         stop_report r = session_ref::stop();
-        if (r.stopped) valid_ = false, owns_ = false;
+        // Stopped, or gone (stopped elsewhere; its logger id maybe another's now): nothing left to stop.
+        if (r.stopped || to_win32(r.error) == win32::wmi_instance_not_found) valid_ = false, owns_ = false;
         return r;
     }
     /// Gives up ownership: the session keeps running after this object; its handle is returned.
@@ -474,10 +526,10 @@ namespace detail {
 /// Makes trace_session objects (start_session): the one place that sets their private state.
 class trace_session_factory {
 public:
-    static trace_session make(session_kernel_ref k, session_handle h, bool owns, session_request const& req,
+    static trace_session make(session_ref const& ref, bool owns, session_request const& req,
                               session_adjustments const& adjusted) noexcept {
         trace_session s;
-        static_cast<session_ref&>(s) = session_ref(k, h);
+        static_cast<session_ref&>(s) = ref;
         s.owns_ = owns;
         s.request_ = req;
         s.adjusted_ = adjusted;
@@ -507,7 +559,9 @@ inline std::error_code instance_name(session_text name, wide_char (&out)[limits:
     session_properties p = session_properties::for_control();
     std::uint32_t const e = k.control_trace_w(0, instance, p.data(), static_cast<std::uint32_t>(control_code::query));
     if (e != win32::success) return detail::session_refused("attach_session: ControlTrace(QUERY)", e);
-    return session_ref(k, p.handle());
+    // The name as the session has it (the query writes it back); the caller's if the reply has none.
+    wide_string_view const running = p.name();
+    return session_ref(k, p.handle(), running.empty() ? wide_string_view(instance) : running);
 }
 
 /// ControlTrace(STOP) by name: stops a running session this program may not have started (asked for
@@ -529,7 +583,7 @@ inline std::error_code instance_name(session_text name, wide_char (&out)[limits:
     session_ref r(k, h);
     auto const q = r.query();
     if (!q) return q.error();
-    return session_ref(k, q->handle().value != 0 ? q->handle() : h);
+    return session_ref(k, q->handle().value != 0 ? q->handle() : h, q->name()); // the name that answered
 }
 
 namespace detail {
@@ -558,7 +612,7 @@ inline std::uint32_t start_with(session_kernel_ref k, session_properties& p, std
         auto const running = attach_session(k, config.name());
         if (!running) return detail::start_refused(e); // the GUID collided, not the name: nothing to attach to
         if (policy == if_exists::attach)
-            return detail::trace_session_factory::make(k, running->handle(), false, session_request::of(config), {});
+            return detail::trace_session_factory::make(*running, false, session_request::of(config), {});
         // stop_and_restart: the caller asked for exactly this. A fresh block for the stop and for the start.
         stop_report const old = stop_session(k, config.name());
         if (!old.stopped) return old.error;
@@ -571,12 +625,13 @@ inline std::uint32_t start_with(session_kernel_ref k, session_properties& p, std
     }
     if (e != win32::success) return detail::start_refused(e);
     session_request const req = session_request::of(config);
-    return detail::trace_session_factory::make(k, session_handle{handle}, true, req, req.compare(p.properties));
+    // The session's name with its handle: the object acts on this session only (session_ref).
+    wide_char name[limits::max_session_name_length + 1] = {};
+    std::size_t n = config.name().copy_utf16(name, limits::max_session_name_length + 1);
+    if (n == session_text::npos || n > limits::max_session_name_length) n = 0; // complete() refused these already
+    return detail::trace_session_factory::make(session_ref(k, session_handle{handle}, wide_string_view(name, n)), true, req,
+                                               req.compare(p.properties));
 }
 
 ETWCTL_END_NAMESPACE
 
-template <>
-struct std::is_error_code_enum<etwctl::session_loss> : std::true_type {};
-template <>
-struct std::is_error_condition_enum<etwctl::session_condition> : std::true_type {};

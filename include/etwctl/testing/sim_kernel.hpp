@@ -232,6 +232,8 @@ public:
     current_windows_model& current_windows() noexcept { return newer_; }
     current_windows_model const& current_windows() const noexcept { return newer_; }
     void set_kernel_version(std::uint32_t v) noexcept { kernel_version_ = v; }
+    /// What the kernel-version class answers (EventTraceKernelVersion; the trace's header extension carries it).
+    std::uint32_t kernel_version() const noexcept { return kernel_version_; }
 
     /// An older Windows: a kernel EVENT_TRACE_INFORMATION_CLASS (0..31) that this kernel lacks answers
     /// STATUS_NOT_IMPLEMENTED (set and query); an NtTraceControl code it lacks answers
@@ -448,11 +450,17 @@ public:
     }
     std::uint32_t control_trace_w(std::uint64_t handle, wide_char const* name, void* props, std::uint32_t code) noexcept {
         auto& rec = record_session(session_function::control_trace_w, code, handle, name, props);
-        return session_call(rec, session_function::control_trace_w, nullptr, [&] { return sessions_.control(handle, name, props, code); });
+        std::uint32_t const e =
+            session_call(rec, session_function::control_trace_w, nullptr, [&] { return sessions_.control(handle, name, props, code); });
+        if (e == win32::success && code == static_cast<std::uint32_t>(control_code::update)) on_updated(props);
+        return e;
     }
     std::uint32_t control_trace_a(std::uint64_t handle, char const* name, void* props, std::uint32_t code) noexcept {
         auto& rec = record_session(session_function::control_trace_a, code, handle, name, props);
-        return session_call(rec, session_function::control_trace_a, nullptr, [&] { return sessions_.control(handle, name, props, code); });
+        std::uint32_t const e =
+            session_call(rec, session_function::control_trace_a, nullptr, [&] { return sessions_.control(handle, name, props, code); });
+        if (e == win32::success && code == static_cast<std::uint32_t>(control_code::update)) on_updated(props);
+        return e;
     }
     std::uint32_t query_all_traces_w(void** array, std::uint32_t count, std::uint32_t* sessions) noexcept {
         auto& rec = record_session(session_function::query_all_traces_w, count, 0, static_cast<wide_char const*>(nullptr), nullptr);
@@ -655,8 +663,21 @@ private:
             system_[r->system_slot] = logger_state{};
             system_[r->system_slot].id = r->id;
             system_[r->system_slot].options = r->options;
+            // StartTrace's EnableFlags are the group mask's Masks[0] (evntrace.h: EVENT_TRACE_FLAG_* are the
+            // first ULONG of PERFINFO_GROUPMASK); an extension (0x80000000) is not modelled: masks stay empty.
+            if ((r->properties.enable_flags & 0x80000000U) == 0) system_[r->system_slot].masks.masks[0] = r->properties.enable_flags;
         }
         newer_.reset(r->id);
+    }
+    /// A ControlTrace(UPDATE) succeeded: it replaced a system logger's EnableFlags (ControlTraceW: "set this
+    /// member to 0 to disable all kernel providers"), so Masks[0] follows; the other masks are kept (model
+    /// choice: what UPDATE does to Masks[1..7] is not documented). The block holds the logger id written back.
+    void on_updated(void const* props) noexcept {
+        std::uint64_t h = 0;
+        std::memcpy(&h, static_cast<unsigned char const*>(props) + 8, sizeof h); // Wnode.HistoricalContext
+        auto const* r = sessions_.find(static_cast<std::uint16_t>(h & 0xFFFFU));
+        if (r && r->system_slot != no_slot && (r->properties.enable_flags & 0x80000000U) == 0)
+            system_[r->system_slot].masks.masks[0] = r->properties.enable_flags;
     }
     /// The logger a TraceHandle names, with the system-logger-mode rule when required.
     std::int32_t resolve(std::uint64_t trace_handle, bool needs_system_mode, logger_state*& out) noexcept {
@@ -738,6 +759,8 @@ private:
             m = m.normalized();
             if (!privilege_ && (m.contains(perf_profile) || m.contains(perf_pmc_profile))) return ntstatus::privilege_not_held;
             l->masks = m;
+            // Masks[0] is the documented EnableFlags (evntrace.h): a query of the session reports it.
+            if (auto* r = sessions_.find(l->id)) r->properties.enable_flags = m.masks[0];
             return ntstatus::success;
         }
         case event_trace_information_class::time_profile: {

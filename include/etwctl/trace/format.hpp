@@ -54,7 +54,7 @@ struct fault {
     constexpr explicit operator bool() const noexcept { return what != rule::ok; }
     /// The fault as an error code in rule_category() (equal to Win32 ERROR_FILE_CORRUPT, or
     /// ERROR_INSUFFICIENT_BUFFER for storage).
-    std::error_code code() const noexcept { return make_error_code(what); }
+    std::error_code code() const noexcept { return etwctl::detail::failed(make_error_code(what)); } // no earlier failure's context
     /// "trace: a record runs past the end of its buffer's data [trace_record_past_buffer] at file offset
     /// 0x10000, buffer offset 0x1F48: value 0x2A0, limit 0xB8" into `out` (no allocation); returns the
     /// length the whole text needs, writing only what fits.

@@ -159,7 +159,7 @@ struct tl_fault {
 
     constexpr explicit operator bool() const noexcept { return what != rule::ok; }
     /// The fault as an error code in rule_category() (compares equal to Win32 ERROR_FILE_CORRUPT).
-    std::error_code code() const noexcept { return make_error_code(what); }
+    std::error_code code() const noexcept { return etwctl::detail::failed(make_error_code(what)); } // no earlier failure's context
     /// `TraceLogging: ... [tracelogging_payload] at offset 0x12, field "b": a UTF-16 string has no NUL
     /// before the end: value 0x.., limit 0x..` into `out` (no allocation); returns the length the whole
     /// text needs and writes only what fits.

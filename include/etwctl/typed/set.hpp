@@ -4,8 +4,11 @@
 //   set<stack_tracing>(k, session, events)            events: classic_event_id / CLASSIC_EVENT_ID range (<= 256),
 //                                                      or hook ids (a hook_list from stack_walk<"...">, a span)
 //   set<system_trace_enable_flags>(k, session, group_mask)
-//   set<sampled_profile_interval>(k, profile_source, profile_interval)   machine-global: no session
-//   set<sampled_profile_interval>(k, profile_interval)                   the timer (ProfileTime)
+//   set<sampled_profile_interval>(k, profile_interval)                   the timer (ProfileTime); machine-global: no session
+//   set<sampled_profile_interval>(k, profile_source, counter_interval[, bounds or profile_source_list_view])
+//                                                      a hardware counter, checked against the source's [min, max]
+//   set<sampled_profile_interval>(k, profile_source, profile_interval)   the timer, or a counter: the number is
+//                                                      read as its event count and checked as a counter_interval is
 //   set<profile_source_config>(k, session, sources)   1..4 profile_source
 //   set<pmc_event_list>(k, session, events)            <= 4, as for stack_tracing
 //   set<pmc_counter_list>(k, session, counters)        1..4 profile_source
@@ -224,12 +227,17 @@ struct setter<sampled_profile_interval> {
         }
         return set_interval(k, static_cast<std::uint32_t>(profile_source::time), interval.count());
     }
-    /// A source in the kernel's raw unit: 100 ns for the timer (checked as above), an event count for a
-    /// hardware counter (sent as is; pass a counter_interval to have the source's bounds checked).
+    /// A source given a profile_interval: the timer checked as above; for a hardware counter the kernel
+    /// reads the same ULONG as an event count, so the number is checked as a counter_interval of that
+    /// many events is, against the source's [min, max] from this machine's profile-source list (one
+    /// query): sent as is, profile_interval{1} for TotalIssues would be clamped silently by the kernel
+    /// (to 4096 on a typical machine). Write counter_interval{N} (N_events) for a counter, with the
+    /// bounds at hand where the list was read once.
     template <kernel K>
-    ETWCTL_INLINE_ALWAYS static outcome apply(K& k, profile_source source, profile_interval interval) noexcept {
-        if (source == profile_source::time) return apply(k, interval);
-        return set_interval(k, static_cast<std::uint32_t>(source), interval.count());
+    static std::error_code apply(K& k, profile_source source, profile_interval interval) noexcept {
+        if (source == profile_source::time) [[likely]]
+            return to_error_code<sampled_profile_interval>(apply(k, interval));
+        return apply(k, source, counter_interval{interval.count()});
     }
     /// A hardware counter with its bounds at hand (e.g. from a profile_source_list_view read once).
     template <kernel K>

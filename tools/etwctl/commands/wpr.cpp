@@ -66,7 +66,7 @@ etwctl::result<etwctl::guid> resolve_provider(context const& ctx, std::string_vi
     if (found.found) return found.id;
     static thread_local std::string text; // the error's context keeps a view of its text until describe()
     text = "provider '{name}': " + found.why;
-    return etwctl::detail::fail(etwctl::make_error_code(etwctl::rule::parse_unknown_name), text, name);
+    return etwctl::record_failure(etwctl::make_error_code(etwctl::rule::parse_unknown_name), text, name);
 }
 
 int wpr_start(context const& ctx, tool_kernel& k, wpr_args const& a, json_object& out) {

@@ -141,11 +141,13 @@ etwctl_tool_test(session_stop_partly RC 4 SIM "logger=5:UIforETWSession" ARGS -s
                  STDOUT "stopped 'UIforETWSession'" "stopped 'NT Kernel Logger'"
                  STDERR "cannot stop 'Nope'" "partly applied: these calls took effect and stay in effect"
                         "#2 ControlTraceW(TraceHandle=0x0, InstanceName=\"UIforETWSession\", Properties: 4248 bytes, EVENT_TRACE_CONTROL_STOP)")
-# -flush: FLUSH; with -f (UIforETW's save of in-memory sessions) UPDATE with the log file.
+# -flush: FLUSH (after a QUERY by handle that checks the session is still the one named: issue 34.1); with
+# -f (UIforETW's save of in-memory sessions) UPDATE with the log file.
 etwctl_tool_test(session_flush RC 0 SIM "logger=5:My Session" ARGS --trace -flush "My Session"
                  STDOUT "flushed 'My Session' (logger 5)"
                         "#1 ControlTraceW(TraceHandle=0x0, InstanceName=\"My Session\", Properties: 4248 bytes, EVENT_TRACE_CONTROL_QUERY)"
-                        "#2 ControlTraceW(TraceHandle=0x5, InstanceName=NULL, Properties: 4248 bytes, EVENT_TRACE_CONTROL_FLUSH) [sent: ERROR_SUCCESS]")
+                        "#2 ControlTraceW(TraceHandle=0x5, InstanceName=NULL, Properties: 4248 bytes, EVENT_TRACE_CONTROL_QUERY) [sent: ERROR_SUCCESS]"
+                        "#3 ControlTraceW(TraceHandle=0x5, InstanceName=NULL, Properties: 4248 bytes, EVENT_TRACE_CONTROL_FLUSH) [sent: ERROR_SUCCESS]")
 etwctl_tool_requests_test(session_uiforetw_flush RC 0 SIM "logger=5:UIforETWSession" ARGS --trace
                           -flush "NT Kernel Logger" -f kernel.etl -flush UIforETWSession -f user.etl
                           CALLS ControlTraceW ControlTraceW ControlTraceW ControlTraceW ControlTraceW ControlTraceW
@@ -215,3 +217,24 @@ etwctl_tool_test(session_stop_dry_run RC 0 SIM "logger=5:My Session" ARGS --dry-
                         "ControlTraceW(TraceHandle=0x0, InstanceName=\"My Session\", Properties: 4248 bytes, EVENT_TRACE_CONTROL_STOP) [not sent (dry run)]")
 etwctl_tool_test(session_flush_dry_run_absent RC 3 ARGS --dry-run -flush Nope
                  STDERR "cannot find 'Nope'" "EVENT_TRACE_CONTROL_QUERY) [sent: ERROR_WMI_INSTANCE_NOT_FOUND]")
+
+# ---- issue 34.5: an UPDATE keeps a system logger's kernel flags ----
+# The simulated NT Kernel Logger runs PROC_THREAD+LOADER+PROFILE+CSWITCH (EnableFlags 0x01000017). UPDATE
+# replaces EnableFlags (ControlTraceW: 0 disables all kernel providers), so the queried flags are sent back.
+etwctl_tool_test(session_update_keeps_kernel_flags RC 0 ARGS --trace -update "NT Kernel Logger" -FlushTimer 5
+                 STDOUT "EVENT_TRACE_CONTROL_UPDATE) [sent: ERROR_SUCCESS]" "0044 05 00 00 00 FlushTimer 5 s"
+                        "0048 17 00 00 01 EnableFlags 0x01000017")
+# UIforETW's save of the kernel session: -flush "NT Kernel Logger" -f FILE is an UPDATE with the file.
+etwctl_tool_test(session_flush_file_keeps_kernel_flags RC 0 ARGS --trace -flush "NT Kernel Logger" -f kernel.etl
+                 STDOUT "EVENT_TRACE_CONTROL_UPDATE) [sent: ERROR_SUCCESS]" "0048 17 00 00 01 EnableFlags 0x01000017")
+
+# ---- issue 34.6: a file size past the limit is refused naming it, never sent saturated ----
+etwctl_tool_test(session_max_file_out_of_range RC 2 ARGS --dry-run -start S -on *Foo -f s.etl -MaxFile 5000000
+                 STDERR "MaximumFileSize 5000000 MB is out of range: at most 4194303 MB"
+                 NOT_STDOUT "4294967295")
+etwctl_tool_test(session_max_file_at_limit RC 0 ARGS --dry-run -start S -on *Foo -f s.etl -MaxFile 4194303
+                 STDOUT "MaximumFileSize 4194303 MB")
+# WPR's MaximumFileSize takes the same path (the profile's lowering to a session configuration).
+etwctl_tool_test(session_wpr_max_file_out_of_range RC 2
+                 ARGS --dry-run wpr -start "${CMAKE_CURRENT_SOURCE_DIR}/data/file_size_too_large.wprp!Tool" -filemode
+                 STDERR "MaximumFileSize 5000000 MB is out of range: at most 4194303 MB")
