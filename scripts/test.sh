@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # etwctl's test command: installs what is missing (Debian 12, as root), then for every CMake preset
-# configures, builds and runs CTest, then runs the package tests, and prints a summary.
+# configures, builds and runs CTest, then runs the package tests, and prints a summary. The msvc-mode
+# stage (scripts/msvc_mode.sh) compiles the headers, examples and tests as an MSVC build would, with
+# clang-cl and Microsoft's STL from ${ETWCTL_MSVC_MODE_DIR:-../shared/msvc-mode}; without them it is skipped.
 #
-#   scripts/test.sh                  all presets
+#   scripts/test.sh                  all presets and the msvc-mode stage
 #   scripts/test.sh gcc mingw-gcc    only these presets (the package stage runs if gcc / mingw-gcc are among them)
+#   scripts/test.sh msvc-mode        only the msvc-mode stage (it can be named with presets too)
 #   ETWCTL_SKIP_INSTALL=1 scripts/test.sh    do not touch packages
 #
 # Exit status: 0 when every stage passed, 1 otherwise.
@@ -14,10 +17,19 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 root=$(pwd)
 
 all_presets=(gcc clang asan tsan noexcept mingw-gcc mingw-clang)
-if [ "$#" -gt 0 ]; then presets=("$@"); else presets=("${all_presets[@]}"); fi
+msvc_mode=1
+if [ "$#" -gt 0 ]; then
+    presets=() msvc_mode=0
+    for arg in "$@"; do
+        if [ "$arg" = msvc-mode ]; then msvc_mode=1; else presets+=("$arg"); fi
+    done
+else
+    presets=("${all_presets[@]}")
+fi
 
 packages=(cmake ninja-build pkg-config g++ clang-14 libclang-rt-14-dev libmsgsl-dev doctest-dev libbenchmark-dev libpugixml-dev valgrind
-          g++-mingw-w64-x86-64-posix mingw-w64-x86-64-dev wine64 wine)
+          g++-mingw-w64-x86-64-posix mingw-w64-x86-64-dev wine64 wine
+          clang-tools-19) # clang-cl-19 (and clang-19) for the msvc-mode stage
 
 log_dir="$root/build/test-logs"
 # One Wine prefix for both Windows presets (creating one takes ~20 s and ~700 MB).
@@ -54,18 +66,23 @@ install_missing() {
 }
 
 # ---- one stage: a command, its log, its time, its verdict -----------------------------------------
+# A command that exits 77 was skipped (what it lacks: the last line of its output).
 run_stage() { # run_stage <name> <command...>
     local name=$1; shift
     local log="$log_dir/${name//[^A-Za-z0-9_.-]/_}.log"
-    local start=$SECONDS
+    local start=$SECONDS rc=0
     printf '%-34s ' "$name"
-    if "$@" >"$log" 2>&1; then
-        local secs=$((SECONDS - start))
+    "$@" >"$log" 2>&1 || rc=$?
+    local secs=$((SECONDS - start))
+    if [ "$rc" -eq 0 ]; then
         printf 'ok     %4ds\n' "$secs"
         summary+=("$(printf '%-34s PASS %5ds' "$name" "$secs")")
         return 0
+    elif [ "$rc" -eq 77 ]; then
+        printf 'SKIP   %4ds %s\n' "$secs" "$(tail -n 1 "$log")"
+        summary+=("$(printf '%-34s SKIP %5ds  %s' "$name" "$secs" "$(tail -n 1 "$log")")")
+        return 0
     else
-        local secs=$((SECONDS - start))
         printf 'FAILED %4ds (log: %s)\n' "$secs" "${log#"$root"/}"
         tail -n 40 "$log" | sed 's/^/    | /'
         summary+=("$(printf '%-34s FAIL %5ds  %s' "$name" "$secs" "${log#"$root"/}")")
@@ -95,6 +112,11 @@ elif ! command -v dpkg-query >/dev/null 2>&1; then
     echo "no dpkg: not a Debian system, packages not checked"
 else
     run_stage "install packages" install_missing || { echo "cannot install the tools; stopping" >&2; exit 1; }
+fi
+
+if [ "$msvc_mode" -eq 1 ]; then
+    note "msvc-mode (clang-cl, Microsoft's STL, /W4 /WX /permissive-)"
+    run_stage "msvc-mode" scripts/msvc_mode.sh
 fi
 
 declare -A counts=()
