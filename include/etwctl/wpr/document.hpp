@@ -59,6 +59,27 @@ struct document {
     std::vector<finding> findings;
 };
 
+/// How deep elements may nest (the root is level 1). A .wprp of WPR's schema nests at most
+/// schema_nesting_depth levels; a deeper file is refused when it is read (check::xml), before anything is
+/// built from it. (Validation follows the schema's content models, so it never walks deeper than
+/// schema_nesting_depth, whatever a document built by hand holds.) Why 64: docs/choices.md, "WPR input
+/// limits".
+inline constexpr std::size_t max_nesting_depth = 64;
+/// The deepest nesting WPR's schema allows, the root being level 1 (tests/wpr computes it from
+/// schema.hpp's tables).
+inline constexpr std::size_t schema_nesting_depth = 9;
+
+namespace detail {
+/// The work reading and resolving did on this thread, counted so that tests can check that it grows
+/// linearly with the input (two input sizes compared in one run, not a time limit). Not an interface:
+/// what is counted may change with the code.
+struct work_counters {
+    std::uint64_t column_bytes = 0;    ///< bytes read to turn offsets into columns (read.hpp)
+    std::uint64_t suggestion_work = 0; ///< characters compared to find a "did you mean" (validate.hpp)
+};
+inline thread_local work_counters work{};
+} // namespace detail
+
 /// A finding located at an element (or at one of its attributes).
 [[nodiscard]] inline finding finding_at(severity level, check what, std::string_view file, xml_element const& e,
                                         std::string text, xml_attribute const* a = nullptr) {

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -125,15 +126,15 @@ private:
     };
     /// A collector reference with its object: the object's settings, the reference's over them.
     std::optional<collector_item> collector(xml_element const& ref, std::string_view kind, type object_type, type ref_type) {
-        std::optional<xml_element> const o = res_.object(kind, object_type, ref.value_of("Value"), ref, ref.attribute("Value"), false);
+        std::optional<xml_element> o = res_.object(kind, object_type, ref.value_of("Value"), ref, ref.attribute("Value"), false);
         xml_element base;
-        if (o) base = *o;
+        if (o) base = std::move(*o);
         else {
             base.name = std::string(kind);
             base.at = ref.at;
             base.source = ref.source;
         }
-        return collector_item{res_.merge(base, ref, ref_type, true), std::string(ref.value_of("Value"))};
+        return collector_item{res_.merge(std::move(base), ref, ref_type, true), std::string(ref.value_of("Value"))};
     }
 
     // ---- sessions -------------------------------------------------------------------------------
@@ -216,13 +217,14 @@ private:
     }
 
     void event_sessions(std::vector<collector_item> const& items, std::vector<session_plan>& out) {
+        std::map<std::string, std::size_t> by_name; // a session's place in out, by its name
         for (auto const& item : items) {
             xml_element const& c = item.e;
             session_plan s = session(item, false);
             session_plan* target = nullptr;
-            for (auto& o : out)
-                if (o.name == s.name) target = &o;
+            if (auto const it = by_name.find(s.name); it != by_name.end()) target = &out[it->second];
             if (!target) {
+                by_name.emplace(s.name, out.size());
                 out.push_back(std::move(s));
                 target = &out.back();
             } else if (!same_settings(*target, s)) {
@@ -258,25 +260,26 @@ private:
             }
             for (auto const& ch : c.children) {
                 if (ch.name == "SystemProviderId") {
-                    std::optional<xml_element> const o =
+                    std::optional<xml_element> o =
                         res_.object("SystemProvider", type::system_provider, ch.value_of("Value"), ch, ch.attribute("Value"), false);
                     xml_element base;
-                    if (o) base = *o;
-                    system_provider(res_.merge(base, ch, type::system_provider_id, true), sp);
+                    if (o) base = std::move(*o);
+                    system_provider(res_.merge(std::move(base), ch, type::system_provider_id, true), sp);
                 } else if (ch.name == "SystemProvider") {
                     system_provider(res_.effective(ch, type::system_provider), sp);
                 } else if (ch.name == "HardwareCounterId") {
-                    std::optional<xml_element> const o =
+                    std::optional<xml_element> o =
                         res_.object("HardwareCounter", type::hardware_counter, ch.value_of("Value"), ch, ch.attribute("Value"), false);
                     xml_element base;
-                    if (o) base = *o;
-                    hardware_counter(res_.merge(base, ch, type::hardware_counter_id, true), std::string(ch.value_of("Value")), sp);
+                    if (o) base = std::move(*o);
+                    hardware_counter(res_.merge(std::move(base), ch, type::hardware_counter_id, true), std::string(ch.value_of("Value")), sp);
                 } else if (ch.name == "HardwareCounter") {
                     hardware_counter(res_.effective(ch, type::hardware_counter), std::string(ch.value_of("Id")), sp);
                 }
             }
             for (auto const* p : items_of(c, "EventProviders")) provider(*p, sp.session);
         }
+        drop_repeated_hooks(sp.stacks);
         if (sp.stacks.size() > limits::max_stack_tracing_events)
             res_.error(check::limit, items.front().e,
                        "the system logger's stack list has " + std::to_string(sp.stacks.size()) + " events; the kernel takes at most " +
@@ -304,12 +307,21 @@ private:
         return std::nullopt;
     }
 
+    /// Adds the hook of a Stack (or Event) element to a list; a hook already there is dropped by
+    /// drop_repeated_hooks when the list is complete (one pass, not a search of the list for each).
     void add_hook(std::vector<named_hook>& list, xml_element const& s) {
-        if (auto const h = stack_hook(s)) {
-            for (auto const& x : list)
-                if (x.hook == *h) return;
-            list.push_back({std::string(s.value_of("Value")), *h});
+        if (auto const h = stack_hook(s)) list.push_back({std::string(s.value_of("Value")), *h});
+    }
+    static void drop_repeated_hooks(std::vector<named_hook>& list) {
+        std::vector<bool> seen(std::size_t{1} << 16, false);
+        std::size_t kept = 0;
+        for (auto& x : list) {
+            if (seen[x.hook.value]) continue;
+            seen[x.hook.value] = true;
+            if (&list[kept] != &x) list[kept] = std::move(x);
+            ++kept;
         }
+        list.resize(kept);
     }
 
     void system_provider(xml_element const& p, system_plan& sp) {
@@ -372,6 +384,7 @@ private:
             for (auto const* e : items_of(*l, "Events")) add_hook(lb.events, *e);
             if (auto const* f = child(*l, "LastBranchFilters"); f && !f->children.empty())
                 not_carried(*f, "LastBranchFilterOut: which LBR filter bit each name sets is not published");
+            drop_repeated_hooks(lb.events);
             hc.last_branch = std::move(lb);
         }
         if (auto const* t = child(h, "ProcessorTrace")) not_carried(*t, "<ProcessorTrace>: etwctl has no call for processor trace");
@@ -380,6 +393,7 @@ private:
         if (hc.counters.size() > limits::max_pmc_counters)
             res_.error(check::limit, h, std::to_string(hc.counters.size()) + " counters: the kernel takes at most " +
                                             std::to_string(limits::max_pmc_counters));
+        drop_repeated_hooks(hc.events);
         sp.hardware_counters = std::move(hc);
     }
 
@@ -445,10 +459,10 @@ private:
     void provider(xml_element const& item, session_plan& s) {
         xml_element e;
         if (item.name == "EventProviderId") {
-            std::optional<xml_element> const o =
+            std::optional<xml_element> o =
                 res_.object("EventProvider", type::event_provider, item.value_of("Value"), item, item.attribute("Value"), false);
             if (!o) return;
-            e = res_.merge(*o, item, type::event_provider_id, true);
+            e = res_.merge(std::move(*o), item, type::event_provider_id, true);
         } else {
             e = res_.effective(item, type::event_provider);
         }
@@ -519,6 +533,10 @@ private:
         merge_provider(std::move(p), s, item);
     }
 
+    /// The providers of each session by key (a session is known by its name and whether it is the
+    /// system logger): a provider already in the session is found without a search of its list.
+    std::map<std::pair<bool, std::string>, std::map<std::string, std::size_t>> provider_places_;
+
     void merge_provider(provider_plan p, session_plan& s, xml_element const& at) {
         auto const key = [](provider_plan const& x) {
             if (x.provider) {
@@ -528,8 +546,10 @@ private:
             }
             return lower_ascii(collapse(x.name));
         };
-        for (auto& o : s.providers) {
-            if (key(o) != key(p)) continue;
+        auto& places = provider_places_[{s.system_logger, s.name}];
+        auto const [place, fresh] = places.try_emplace(key(p), s.providers.size());
+        if (!fresh) {
+            auto& o = s.providers[place->second];
             bool const differ = o.level != p.level || o.match_any != p.match_any || o.enable_property != p.enable_property ||
                                 o.capture_state_only != p.capture_state_only;
             if (differ)

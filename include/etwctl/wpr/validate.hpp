@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "etwctl/config.hpp"
@@ -144,23 +145,52 @@ namespace detail {
     return false;
 }
 
+/// How much work "did you mean" suggestions may take in one validation or one resolution: each name
+/// looked at costs its length plus, when its length is near enough to be suggested, the cells of its edit
+/// distance (edit_distance is capped at 64 characters). 2^22 is about 10,000 comparisons of 20-character
+/// names (a few typos against a few hundred Ids many times over), some milliseconds; a file with thousands
+/// of unknown names against thousands of Ids would otherwise take time in the product of the two. Once
+/// spent, errors come without a suggestion (docs/choices.md, "WPR input limits").
+inline constexpr std::uint64_t suggestion_work_limit = std::uint64_t{1} << 22;
+struct suggestion_budget {
+    std::uint64_t left = suggestion_work_limit;
+};
+
 /// The schema's spelling of a value that differs only in case, else the nearest close value, else "".
+/// Within the budget: when it runs out (here or before), "".
 template <class Names>
-[[nodiscard]] std::string nearest_value(std::string_view v, Names const& each_name) {
+[[nodiscard]] std::string nearest_value(std::string_view v, Names const& each_name, suggestion_budget& budget) {
+    if (budget.left == 0) return {};
     std::string exact_but_case;
     etwctl::detail::nearest_name n{v};
     each_name([&](std::string_view name) {
+        if (budget.left == 0) return;
+        bool const close = etwctl::detail::may_be_suggested(v, name); // (not `near`: a Windows SDK macro)
+        std::uint64_t const cost = 1 + name.size() + (close ? std::uint64_t{v.size()} * name.size() : 0);
+        if (cost >= budget.left) {
+            budget.left = 0;
+            return;
+        }
+        budget.left -= cost;
+        work.suggestion_work += cost;
         if (exact_but_case.empty() && etwctl::detail::iequals(name, v)) exact_but_case = std::string(name);
-        n.consider(name);
+        if (close) n.consider(name);
     });
+    if (budget.left == 0) return {}; // ran out before every name was seen: no suggestion rather than a poor one
     if (!exact_but_case.empty()) return exact_but_case;
     return std::string(n.result());
+}
+/// The same with a budget of its own (a single question, as wpr -start's profile name).
+template <class Names>
+[[nodiscard]] std::string nearest_value(std::string_view v, Names const& each_name) {
+    suggestion_budget budget;
+    return nearest_value(v, each_name, budget);
 }
 
 inline std::string suggestion_text(std::string const& s) { return s.empty() ? std::string() : "; did you mean '" + s + "'?"; }
 
 /// Checks one attribute value against its rule: "" if it is valid, else what is wrong (a sentence).
-[[nodiscard]] inline std::string value_fault(schema::attribute_rule const& r, std::string_view v) {
+[[nodiscard]] inline std::string value_fault(schema::attribute_rule const& r, std::string_view v, suggestion_budget& budget) {
     using schema::value_kind;
     std::string const quoted = "'" + std::string(v) + "'";
     switch (r.kind) {
@@ -219,25 +249,31 @@ inline std::string suggestion_text(std::string const& s) { return s.empty() ? st
             if (r.values.values[i] == v) return {};
         std::string allowed;
         for (std::size_t i = 0; i < r.values.count; ++i) allowed += (i ? ", " : "") + std::string(r.values.values[i]);
-        std::string const s = nearest_value(v, [&](auto f) {
-            for (std::size_t i = 0; i < r.values.count; ++i) f(r.values.values[i]);
-        });
+        std::string const s = nearest_value(
+            v, [&](auto f) {
+                for (std::size_t i = 0; i < r.values.count; ++i) f(r.values.values[i]);
+            },
+            budget);
         return quoted + " is not one of " + allowed + suggestion_text(s);
     }
     case value_kind::keyword_name: {
         if (is_keyword_name(v)) return {};
-        std::string const s = nearest_value(v, [](auto f) {
-            for (auto const& k : wpr_keyword_table) f(k.name);
-            for (auto const& k : wpr_keyword_without_value) f(k.name);
-        });
+        std::string const s = nearest_value(
+            v, [](auto f) {
+                for (auto const& k : wpr_keyword_table) f(k.name);
+                for (auto const& k : wpr_keyword_without_value) f(k.name);
+            },
+            budget);
         return quoted + " is not a SystemProvider keyword of WPR's schema" + suggestion_text(s);
     }
     case value_kind::stack_name: {
         if (is_stack_name(v)) return {};
-        std::string const s = nearest_value(v, [](auto f) {
-            for (auto n : wpr_stack_names) f(n);
-            for (auto n : wpr_stack_names_without_hook) f(n);
-        });
+        std::string const s = nearest_value(
+            v, [](auto f) {
+                for (auto n : wpr_stack_names) f(n);
+                for (auto n : wpr_stack_names_without_hook) f(n);
+            },
+            budget);
         std::string t = quoted + " is not a Stack name of WPR's schema" + suggestion_text(s);
         if (s.empty()) {
             if (auto const* e = find_kernel_event(v); e && e->xperf_name) // xperf's spelling of a WPR name
@@ -260,6 +296,7 @@ inline std::string suggestion_text(std::string const& s) { return s.empty() ? st
 struct validator {
     std::string_view file;
     std::vector<finding>& out;
+    suggestion_budget budget{};
 
     void error(check what, xml_element const& e, std::string text, xml_attribute const* a = nullptr) {
         out.push_back(finding_at(severity::error, what, file, e, std::move(text), a));
@@ -286,9 +323,11 @@ struct validator {
                 }
                 std::string allowed;
                 for (std::size_t i = 0; i < r.attribute_count; ++i) allowed += (i ? ", " : "") + std::string(r.attributes[i].name);
-                std::string const s = nearest_value(a.name, [&](auto f) {
-                    for (std::size_t i = 0; i < r.attribute_count; ++i) f(r.attributes[i].name);
-                });
+                std::string const s = nearest_value(
+                    a.name, [&](auto f) {
+                        for (std::size_t i = 0; i < r.attribute_count; ++i) f(r.attributes[i].name);
+                    },
+                    budget);
                 suggested.push_back(s);
                 error(check::attribute, e,
                       "unknown attribute '" + a.name + "'" + suggestion_text(s) +
@@ -296,7 +335,7 @@ struct validator {
                       &a);
                 continue;
             }
-            if (std::string const fault = value_fault(*rule, a.value); !fault.empty())
+            if (std::string const fault = value_fault(*rule, a.value, budget); !fault.empty())
                 error(check::value, e, a.name + ": " + fault, &a);
         }
         for (std::size_t i = 0; i < r.attribute_count; ++i) {
@@ -336,12 +375,14 @@ struct validator {
                 } else if (r.content_count == 0) {
                     error(check::element, c, "<" + e.name + "> has no child elements in WPR's schema");
                 } else {
-                    std::string const s = nearest_value(c.name, [&](auto f) {
-                        for (std::size_t i = 0; i < r.content_count; ++i) {
-                            f(r.content[i].name);
-                            if (!r.content[i].alt_name.empty()) f(r.content[i].alt_name);
-                        }
-                    });
+                    std::string const s = nearest_value(
+                        c.name, [&](auto f) {
+                            for (std::size_t i = 0; i < r.content_count; ++i) {
+                                f(r.content[i].name);
+                                if (!r.content[i].alt_name.empty()) f(r.content[i].alt_name);
+                            }
+                        },
+                        budget);
                     error(check::element, c,
                           "<" + c.name + "> is not allowed in <" + e.name + ">" + suggestion_text(s) + " (the schema allows, in this order: " +
                               order_text(r) + ")");
@@ -462,13 +503,12 @@ inline void check_doc_rules(document const& d, std::vector<finding>& out) {
         for (auto const& n : names) list += (list.empty() ? "" : ", ") + n;
         warn(*container, "several profile Names (" + list + "): WPR's docs ask for one Name per file; WPR itself accepts several");
     }
+    std::set<std::pair<std::string_view, std::string_view>> memory; // Name and DetailLevel of each Memory profile
+    for (auto const* p : profiles)
+        if (p->value_of("LoggingMode") == "Memory") memory.emplace(p->value_of("Name"), p->value_of("DetailLevel"));
     for (auto const* p : profiles) {
         if (p->value_of("LoggingMode") != "File") continue;
-        bool twin = false;
-        for (auto const* q : profiles)
-            twin = twin || (q->value_of("LoggingMode") == "Memory" && q->value_of("Name") == p->value_of("Name") &&
-                            q->value_of("DetailLevel") == p->value_of("DetailLevel"));
-        if (!twin)
+        if (!memory.count({p->value_of("Name"), p->value_of("DetailLevel")}))
             warn(*p, "profile '" + std::string(p->value_of("Id")) +
                          "' has no Memory twin: WPR's docs ask for each profile in both logging modes; WPR itself accepts it");
     }
