@@ -398,8 +398,16 @@ private:
         std::uint32_t tid = rec.thread_id();
         if (tid == no_id && rec.hook() == hook_id{0x0F2E} && rec.payload().size() >= std::size_t{rec.pointer_size()} + 4U)
             tid = etwctl::detail::load<std::uint32_t>(rec.payload().data(), rec.pointer_size()); // SampledProfile.ThreadId
+        // a record names this event's stack when it is a StackWalk or stack-key record carrying the event's
+        // timestamp and thread: tested on the header and the payload's first bytes, so the look-ahead
+        // decodes only those (the head, window[0], is tested again below like any record)
+        auto const names_event = [&](hook_id h, bytes_view payload) noexcept {
+            if (h != stack_walk_hook && h != stack_key_kernel_hook && h != stack_key_user_hook) return false;
+            if (payload.size() < 0x10 || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != ts) return false;
+            return tid == no_id || tid == etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C);
+        };
         reader::ahead window[reader::max_look_ahead + 1];
-        std::size_t const n = reader_->look_ahead(e.ref_.stream, window);
+        std::size_t const n = reader_->look_ahead(e.ref_.stream, window, names_event);
         std::size_t parts = 0;
         bool took_head = false;
         for (std::size_t i = 0; i < n && parts < stack_view::max_parts; ++i) {

@@ -291,19 +291,31 @@ public:
     std::uint16_t version() const noexcept { return version_; }
 
     /// full and instance records: the event class GUID, Class.Type (the opcode) and Class.Level.
-    guid const& event_guid() const noexcept { return guid_; }
-    std::uint8_t opcode() const noexcept { return opcode_; }
-    std::uint8_t level() const noexcept { return level_; }
+    guid event_guid() const noexcept { return guid_at() ? load_guid(guid_at()) : guid{}; }
+    std::uint8_t opcode() const noexcept {
+        return kind_ == record_kind::full || kind_ == record_kind::instance ? load<std::uint8_t>(4)
+               : kind_ == record_kind::event                                 ? load<std::uint8_t>(0x2D)
+                                                                             : 0;
+    }
+    std::uint8_t level() const noexcept {
+        return kind_ == record_kind::full || kind_ == record_kind::instance ? load<std::uint8_t>(5)
+               : kind_ == record_kind::event                                 ? load<std::uint8_t>(0x2C)
+                                                                             : 0;
+    }
 
     /// event records: the provider, the EVENT_DESCRIPTOR, EVENT_HEADER's Flags and EventProperty, the
     /// activity id; kernel and user time (system, full and event records; 0 where the header has none).
-    guid const& provider_id() const noexcept { return guid_; }
-    event_descriptor const& descriptor() const noexcept { return descriptor_; }
-    std::uint16_t event_flags() const noexcept { return event_flags_; }
-    std::uint16_t event_property() const noexcept { return event_property_; }
+    guid provider_id() const noexcept { return event_guid(); }
+    event_descriptor descriptor() const noexcept {
+        if (kind_ != record_kind::event) return {};
+        return {load<std::uint16_t>(0x28), load<std::uint8_t>(0x2A), load<std::uint8_t>(0x2B), load<std::uint8_t>(0x2C),
+                load<std::uint8_t>(0x2D), load<std::uint16_t>(0x2E), load<std::uint64_t>(0x30)};
+    }
+    std::uint16_t event_flags() const noexcept { return kind_ == record_kind::event ? load<std::uint16_t>(4) : 0; }
+    std::uint16_t event_property() const noexcept { return kind_ == record_kind::event ? load<std::uint16_t>(6) : 0; }
     guid activity_id() const noexcept { return kind_ == record_kind::event ? load_guid(0x40) : guid{}; }
-    std::uint32_t kernel_time() const noexcept { return kernel_time_; }
-    std::uint32_t user_time() const noexcept { return user_time_; }
+    std::uint32_t kernel_time() const noexcept { return times_at() ? load<std::uint32_t>(times_at()) : 0; }
+    std::uint32_t user_time() const noexcept { return times_at() ? load<std::uint32_t>(times_at() + 4U) : 0; }
 
     /// instance records: InstanceId, ParentInstanceId, ParentGuid.
     std::uint32_t instance_id() const noexcept { return kind_ == record_kind::instance ? load<std::uint32_t>(0x30) : 0; }
@@ -325,8 +337,14 @@ public:
     /// selected (0 / nil where absent).
     std::uint16_t message_number() const noexcept { return kind_ == record_kind::message ? load<std::uint16_t>(4) : 0; }
     std::uint16_t message_flags() const noexcept { return kind_ == record_kind::message ? load<std::uint16_t>(6) : 0; }
-    std::uint32_t message_sequence() const noexcept { return message_sequence_; }
-    std::uint32_t message_component_id() const noexcept { return message_component_; }
+    std::uint32_t message_sequence() const noexcept {
+        return kind_ == record_kind::message && (message_flags() & message_flag::sequence) ? load<std::uint32_t>(8) : 0;
+    }
+    std::uint32_t message_component_id() const noexcept {
+        auto const f = message_flags();
+        if (kind_ != record_kind::message || (f & message_flag::component_id) == 0) return 0;
+        return load<std::uint32_t>((f & message_flag::sequence) ? 12U : 8U);
+    }
 
     /// event records: the extended data items, in order (validated when the record was read).
     class item_range;
@@ -336,6 +354,25 @@ public:
 
 private:
     friend struct record_reader;
+    /// Where the header keeps the event GUID / provider id (0: none), kernel and user time (0: none).
+    std::size_t guid_at() const noexcept {
+        switch (kind_) {
+        case record_kind::full: case record_kind::instance: case record_kind::event: return 0x18;
+        case record_kind::message: {
+            auto const f = message_flags();
+            return (f & message_flag::guid) && !(f & message_flag::component_id) ? ((f & message_flag::sequence) ? 12U : 8U) : 0U;
+        }
+        default: return 0;
+        }
+    }
+    std::size_t times_at() const noexcept {
+        switch (kind_) {
+        case record_kind::system: return 0x18;
+        case record_kind::full: case record_kind::instance: return 0x28;
+        case record_kind::event: return 0x38;
+        default: return 0;
+        }
+    }
     template <class T>
     T load(std::size_t o) const noexcept { return etwctl::detail::load<T>(bytes_.data(), o); }
     guid load_guid(std::size_t o) const noexcept {
@@ -348,20 +385,14 @@ private:
     }
 
     bytes_view bytes_{};
-    std::uint32_t payload_offset_ = 0;
     std::uint64_t timestamp_ = 0;
+    std::uint32_t payload_offset_ = 0;
     std::uint32_t thread_id_ = no_id, process_id_ = no_id;
-    std::uint32_t kernel_time_ = 0, user_time_ = 0;
-    guid guid_{};
-    event_descriptor descriptor_{};
     hook_id hook_{};
     std::uint16_t version_ = 0;
-    std::uint16_t event_flags_ = 0, event_property_ = 0;
-    std::uint32_t message_sequence_ = 0, message_component_ = 0;
     record_kind kind_ = record_kind::system;
     std::uint8_t type_ = 0;
     std::uint8_t pointer_size_ = 8;
-    std::uint8_t opcode_ = 0, level_ = 0;
     std::uint8_t pmc_count_ = 0;
     bool has_pebs_ = false;
 };
@@ -411,7 +442,7 @@ private:
 };
 
 inline record::item_range record::extended_items() const noexcept {
-    bool const has = kind_ == record_kind::event && (event_flags_ & 0x0001U) != 0;
+    bool const has = kind_ == record_kind::event && (event_flags() & 0x0001U) != 0;
     // the items end where the payload begins: iteration stops at the item without linkage and jumps there
     return item_range(bytes_, has, payload_offset_);
 }
@@ -437,6 +468,36 @@ struct record_reader {
         std::uint64_t limit = 0;
     };
 
+    /// The hook, payload and next record's offset of the record at `at` when it is a hook record (system,
+    /// compact, perfinfo) whose size read() accepts, from its first 8 bytes; next = 0 for any other record
+    /// (read() it: that also reports a fault). For a look-ahead that skips most records unread.
+    struct hook_peek {
+        std::size_t next = 0;
+        hook_id hook{};
+        bytes_view payload{};
+    };
+    static hook_peek peek_hook(bytes_view data, std::size_t at) noexcept {
+        auto const end = data.size();
+        if (at > end || end - at < 8) return {};
+        auto const* const p = data.data() + at;
+        if ((std::to_integer<std::uint8_t>(p[3]) & 0xC0U) != 0xC0U) return {};
+        std::size_t fixed = 0;
+        switch (std::to_integer<std::uint8_t>(p[2])) {
+        case header_type::system32: case header_type::system64: fixed = 0x20; break;
+        case header_type::compact32: case header_type::compact64: fixed = 0x18; break;
+        case header_type::perfinfo32: case header_type::perfinfo64: {
+            auto const ext = std::to_integer<std::uint8_t>(p[1]);
+            fixed = 0x10 + 8U * (std::size_t{ext & 0x07U} + ((ext & 0x80U) != 0 ? 1U : 0U));
+            break;
+        }
+        default: return {};
+        }
+        std::size_t const size = etwctl::detail::load<std::uint16_t>(p, 4);
+        if (size < fixed || size > end - at) return {};
+        return {(std::min)(at + ((size + 7U) & ~std::size_t{7}), end), hook_id(etwctl::detail::load<std::uint16_t>(p, 6)),
+                data.subspan(at + fixed, size - fixed)};
+    }
+
     static step read(bytes_view data, std::size_t at, record& out) noexcept {
         auto const end = data.size();
         if (at > end || end - at < 4) return {rule::trace_record_past_buffer, 0, 4, end - (std::min)(at, end)};
@@ -445,7 +506,13 @@ struct record_reader {
         auto const b3 = std::to_integer<std::uint8_t>(p[3]);
         std::size_t size = 0;
         std::size_t fixed = 0;
-        out = record{};
+        // every field the record keeps is set below for every kind (the rest is read from the bytes)
+        out.thread_id_ = no_id, out.process_id_ = no_id;
+        out.timestamp_ = 0;
+        out.hook_ = hook_id{};
+        out.version_ = 0;
+        out.pmc_count_ = 0;
+        out.has_pebs_ = false;
         if ((b3 & 0xC0U) == 0xC0U) {
             out.type_ = b2;
             switch (b2) {
@@ -499,10 +566,6 @@ struct record_reader {
             out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
             out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
             out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
-            if (out.kind_ == record_kind::system) {
-                out.kernel_time_ = etwctl::detail::load<std::uint32_t>(p, 0x18);
-                out.user_time_ = etwctl::detail::load<std::uint32_t>(p, 0x1C);
-            }
             break;
         case record_kind::perfinfo: {
             out.version_ = std::to_integer<std::uint8_t>(p[0]);
@@ -517,36 +580,17 @@ struct record_reader {
         }
         case record_kind::full:
         case record_kind::instance:
-            out.opcode_ = std::to_integer<std::uint8_t>(p[4]);
-            out.level_ = std::to_integer<std::uint8_t>(p[5]);
             out.version_ = etwctl::detail::load<std::uint16_t>(p, 6);
             out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
             out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
             out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
-            out.guid_ = out.load_guid(0x18);
-            out.kernel_time_ = etwctl::detail::load<std::uint32_t>(p, 0x28);
-            out.user_time_ = etwctl::detail::load<std::uint32_t>(p, 0x2C);
             break;
         case record_kind::event: {
-            out.event_flags_ = etwctl::detail::load<std::uint16_t>(p, 4);
-            out.event_property_ = etwctl::detail::load<std::uint16_t>(p, 6);
             out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
             out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
             out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
-            out.guid_ = out.load_guid(0x18);
-            out.descriptor_.id = etwctl::detail::load<std::uint16_t>(p, 0x28);
-            out.descriptor_.version = std::to_integer<std::uint8_t>(p[0x2A]);
-            out.descriptor_.channel = std::to_integer<std::uint8_t>(p[0x2B]);
-            out.descriptor_.level = std::to_integer<std::uint8_t>(p[0x2C]);
-            out.descriptor_.opcode = std::to_integer<std::uint8_t>(p[0x2D]);
-            out.descriptor_.task = etwctl::detail::load<std::uint16_t>(p, 0x2E);
-            out.descriptor_.keyword = etwctl::detail::load<std::uint64_t>(p, 0x30);
-            out.version_ = out.descriptor_.version;
-            out.opcode_ = out.descriptor_.opcode;
-            out.level_ = out.descriptor_.level;
-            out.kernel_time_ = etwctl::detail::load<std::uint32_t>(p, 0x38);
-            out.user_time_ = etwctl::detail::load<std::uint32_t>(p, 0x3C);
-            if ((out.event_flags_ & 0x0001U) != 0) {
+            out.version_ = std::to_integer<std::uint8_t>(p[0x2A]);
+            if ((etwctl::detail::load<std::uint16_t>(p, 4) & 0x0001U) != 0) {
                 // the items' chain: each 8-aligned, each inside the record, the last one without linkage
                 std::size_t item = 0x50;
                 for (;;) {
@@ -582,9 +626,7 @@ struct record_reader {
             if (flags & message_flag::timestamp) ts = take(8);
             if (flags & message_flag::system_info) sys = take(8);
             if (o > size) return {rule::trace_record_size, 0, size, o};
-            if (seq) out.message_sequence_ = etwctl::detail::load<std::uint32_t>(p, seq);
-            if (comp) out.message_component_ = etwctl::detail::load<std::uint32_t>(p, comp);
-            else if (flags & message_flag::guid) out.guid_ = out.load_guid(8 + ((flags & message_flag::sequence) ? 4U : 0U));
+            (void)seq, (void)comp;
             if (ts) out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, ts);
             if (sys) {
                 out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, sys);

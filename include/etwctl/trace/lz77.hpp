@@ -93,8 +93,14 @@ constexpr std::size_t lz77_size(T v) noexcept {
 ETWCTL_INLINE_ALWAYS void lz77_copy_match_fast(unsigned char* to, std::size_t distance, std::size_t length) noexcept {
     unsigned char const* from = to - distance;
     if (distance >= 16) {
+#if defined(__clang__)
+#pragma clang loop unroll(disable) vectorize(disable)
+#endif
         for (std::size_t i = 0; i < length; i += 16) std::memcpy(to + i, from + i, 16);
     } else if (distance >= 8) {
+#if defined(__clang__)
+#pragma clang loop unroll(disable) vectorize(disable)
+#endif
         for (std::size_t i = 0; i < length; i += 8) std::memcpy(to + i, from + i, 8);
     } else {
         for (std::size_t i = 0; i < 8; ++i) to[i] = from[i]; // byte by byte: each may read one just written

@@ -277,24 +277,41 @@ public:
     /// log a stack-cache eviction or another event between an event and its stack, and a buffer may end
     /// between them.
     std::size_t look_ahead(std::uint32_t stream_index, std::span<ahead> out) noexcept {
+        return look_ahead(stream_index, out, [](hook_id, bytes_view) noexcept { return true; }, true);
+    }
+    /// The same window, but only the records after the head that `accept(hook, payload)` takes (hook
+    /// records; the others go through when `others` is true): a hook record it refuses is skipped on its
+    /// header's first 8 bytes, never decoded or copied. The head is out[0] whatever it is.
+    template <class Accept>
+    std::size_t look_ahead(std::uint32_t stream_index, std::span<ahead> out, Accept&& accept, bool others = false) noexcept {
         if (stream_index >= streams_.size() || !streams_[stream_index].live || out.empty()) return 0;
         auto& st = streams_[stream_index];
         out[0] = {st.head, st.current, true};
-        std::size_t n = 1;
+        std::size_t n = 1;     // records given
+        std::size_t seen = 1;  // records of the window (the head and the records after it not taken)
         bytes_view data = st.data;
         std::size_t e = st.current;
         std::size_t at = st.at;
-        while (n < out.size() && n <= max_look_ahead) {
+        while (n < out.size() && seen <= max_look_ahead) {
             if (at_end_of_records(data, at)) {
                 if (e != st.current || !prefetch(stream_index)) break; // one buffer ahead at most
                 data = st.prefetch_data, e = st.prefetch_entry, at = buffer_header_size;
                 continue;
             }
+            auto const peek = record_reader::peek_hook(data, at);
+            if (peek.next != 0 && !accept(peek.hook, peek.payload)) {
+                seen += is_taken(st, e, at) ? 0U : 1U;
+                at = peek.next;
+                continue;
+            }
             record rec;
             auto const step = record_reader::read(data, at, rec);
             if (step.what != rule::ok) break; // the fault is reported when the stream gets there
-            if (!is_taken(st, e, at))
-                out[n++] = {{rec, st.processor, stream_index, entries_[e].offset, static_cast<std::uint32_t>(at)}, e, false};
+            if (!is_taken(st, e, at)) {
+                ++seen;
+                if (peek.next != 0 || others)
+                    out[n++] = {{rec, st.processor, stream_index, entries_[e].offset, static_cast<std::uint32_t>(at)}, e, false};
+            }
             at = step.next;
         }
         return n;
