@@ -79,7 +79,7 @@ constexpr std::string_view consumer_function_name(consumer_function f) noexcept 
 
 /// INVALID_PROCESSTRACE_HANDLE: (TRACEHANDLE)INVALID_HANDLE_VALUE, i.e. UINTPTR_MAX widened to 64 bits:
 /// 0xFFFFFFFFFFFFFFFF in a 64-bit process, 0x00000000FFFFFFFF in a 32-bit one (Microsoft Learn, "OpenTraceW").
-inline constexpr std::uint64_t invalid_processtrace_handle = static_cast<std::uint64_t>(~std::uintptr_t{0});
+inline constexpr std::uint64_t invalid_processtrace_handle = std::uint64_t{~std::uintptr_t{0}};
 
 /// The results the consumer calls document beside ERROR_SUCCESS (winerror.h values): ProcessTrace's
 /// ERROR_CANCELLED when a buffer callback returned FALSE, CloseTrace's ERROR_CTX_CLOSE_PENDING (success:
