@@ -65,6 +65,13 @@
 ETWCTL_BEGIN_NAMESPACE
 namespace sim {
 
+/// A 64-bit value already known to fit, as a size (a template: no cast where std::size_t is 64 bits, which
+/// strict user builds reject as useless).
+template <class T>
+constexpr std::size_t as_size(T v) noexcept {
+    return static_cast<std::size_t>(v);
+}
+
 // ---- the workload ----------------------------------------------------------------------------------------
 
 /// What the simulated machine runs (all deterministic from the seed).
@@ -141,7 +148,7 @@ public:
     std::uint16_t switch_thread(std::size_t processor) noexcept {
         std::size_t const self = processor % max_processors;
         std::uint16_t& r = running_[self];
-        std::size_t const first = static_cast<std::size_t>(next() % thread_count_);
+        std::size_t const first = as_size(next() % thread_count_);
         for (std::size_t i = 0; i < thread_count_; ++i) {
             auto const t = static_cast<std::uint16_t>((first + i) % thread_count_);
             bool busy = t == r;
@@ -214,7 +221,7 @@ private:
             return;
         }
         std::memcpy(self->storage_.data() + offset, bytes.data(), bytes.size());
-        auto const end = static_cast<std::size_t>(offset) + bytes.size();
+        auto const end = as_size(offset) + bytes.size();
         if (end > self->size_) self->size_ = end;
     }
     std::span<std::byte> storage_;
@@ -630,7 +637,7 @@ private:
         put<std::uint64_t>(b, 0x10, o_.start_qpc + now_ + ticks_per_ms);
         put<std::uint64_t>(b, 0x18, ++sequence_);
         put<std::uint16_t>(b, 0x28, static_cast<std::uint16_t>(c));
-        put<std::uint16_t>(b, 0x2A, static_cast<std::uint16_t>(logger_));
+        put<std::uint16_t>(b, 0x2A, logger_);
         put<std::uint32_t>(b, 0x2C, 3); // Flush
         put<std::uint32_t>(b, 0x30, at_[c]);
         put<std::uint16_t>(b, 0x34, trace::buffer_flag::proc_index);
@@ -694,7 +701,7 @@ private:
         put<std::uint32_t>(b, 0x00, buffer_bytes_);
         put<std::uint32_t>(b, 0x04, static_cast<std::uint32_t>(at));
         put<std::uint32_t>(b, 0x08, static_cast<std::uint32_t>(at));
-        put<std::uint16_t>(b, 0x2A, static_cast<std::uint16_t>(logger_));
+        put<std::uint16_t>(b, 0x2A, logger_);
         put<std::uint32_t>(b, 0x2C, 3);
         put<std::uint32_t>(b, 0x30, static_cast<std::uint32_t>(at));
         put<std::uint16_t>(b, 0x34, trace::buffer_flag::flush_marker);

@@ -15,8 +15,10 @@
 //     and set<lbr_event_list>;
 //  2. one session per event collector, then for each provider EnableTraceEx2 (enable_provider with the
 //     plan's level, keywords, enable properties and filters) and its capture-state-on-start passes.
-// Before the first call every session's configuration is checked (session_config::complete) and every
-// provider named by a name is resolved: a fault there sends nothing. After a call failed, the sessions
+// Before the first call every session's configuration is checked (session_config::complete), every
+// session's name as a file name (check_file_name: its log file is "<directory>/<name>.etl"), the stack
+// cache against the bounds set<stack_caching> checks, and every provider named by a name is resolved: a
+// fault there sends nothing. After a call failed, the sessions
 // this apply started are stopped again (in reverse order) and the result names the step (which session,
 // which provider, which call) with describe()'s message.
 // What a plan carries that apply does not send (event-name filters, capture state on save or on demand,
@@ -124,6 +126,7 @@ struct stopped_session {
     session_handle handle{};
     std::error_code flush_error; ///< stop_profile: the flush (or the write of the ring to the file) failed
     stop_report report;
+    std::string skipped;         ///< stop_profile: why it was left running, untouched (its name cannot be a file name)
 };
 
 /// The sessions an apply started: move-only, stopped (in reverse order) on scope exit unless released.
@@ -158,7 +161,7 @@ public:
         for (std::size_t i = sessions_.size(); i-- > 0;)
             if (sessions_[i].owns()) {
                 session_handle const h = sessions_[i].handle();
-                reports.push_back({names_[i], log_files_[i], h, {}, sessions_[i].stop()});
+                reports.push_back({names_[i], log_files_[i], h, {}, sessions_[i].stop(), {}});
             }
         sessions_.clear();
         names_.clear();
@@ -198,7 +201,47 @@ struct apply_result {
     explicit operator bool() const noexcept { return !error; }
 };
 
+// ---- a session name as a file name -----------------------------------------------------------------------
+
+/// Why `name` cannot be a file name in a directory ("" : it can). A session's log file is
+/// "<directory>/<name>.etl" (docs/tool.md), so its name must name one file there and nothing else:
+/// no path separator ('\\' or '/'), no "..", no drive ("C:"), no NUL, no trailing dot or space (Windows
+/// strips them), and not a device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, with or without an extension).
+/// Source: Microsoft Learn, "Naming Files, Paths, and Namespaces" (Naming Conventions).
+/// The answer names the offending part and the rule: "'x\\..' holds a path separator '\\' at offset 1".
+[[nodiscard]] inline std::string check_file_name(std::string_view name) {
+    std::string const quoted = "'" + std::string(name) + "'";
+    if (name.empty()) return quoted + " is empty";
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        char const c = name[i];
+        if (c == '\\' || c == '/')
+            return quoted + " holds a path separator '" + std::string(1, c) + "' at offset " + std::to_string(i);
+        if (c == '\0') return quoted + " holds a NUL at offset " + std::to_string(i);
+        if (c == ':') return quoted + " holds a drive or stream separator ':' at offset " + std::to_string(i);
+    }
+    if (name.find("..") != std::string_view::npos)
+        return quoted + " holds \"..\" at offset " + std::to_string(name.find(".."));
+    if (name.back() == '.' || name.back() == ' ') return quoted + " ends with a " + (name.back() == '.' ? "dot" : "space");
+    std::string_view base = name.substr(0, name.find('.'));
+    while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
+    static constexpr std::string_view devices[] = {"CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7",
+                                                   "COM8", "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9"};
+    for (auto const d : devices)
+        if (etwctl::detail::iequals(base, d)) return quoted + " is the device name " + std::string(d) + " (with or without an extension)";
+    return {};
+}
+
 namespace detail {
+
+/// A session name that cannot be a file name, as an error naming the offending part (rule session_name_invalid).
+[[nodiscard]] inline std::error_code file_name_error(std::string const& why) {
+    static thread_local std::string held; // the error's context keeps a view of its name until describe()
+    held = why;
+    return etwctl::detail::fail(make_error_code(rule::session_name_invalid),
+                                "session name {name}: a log file is <directory>/<session name>.etl, so the name must be one "
+                                "file name; rename the collector (Name=) or the session",
+                                held);
+}
 
 [[nodiscard]] inline std::string log_file_of(apply_options const& o, std::string const& session) {
     if (o.log_directory.empty()) return session + ".etl";
@@ -292,6 +335,12 @@ inline void apply_warnings(plan const& p, apply_options const& o, std::vector<fi
                                 p.name);
 }
 
+/// The cache size set<stack_caching> is given: CacheSize read as KB (see apply's stack caching step).
+[[nodiscard]] inline stack_cache_size stack_cache_size_of(stack_caching_plan const& c) {
+    std::uint64_t const bytes = std::uint64_t{c.cache_size} * 1024U;
+    return stack_cache_size{bytes > 0xFFFFFFFFU ? 0xFFFFFFFFU : static_cast<std::uint32_t>(bytes)};
+}
+
 /// One session plan, prepared before any call: its configuration and its providers' GUIDs.
 struct prepared_session {
     session_plan const* plan = nullptr;
@@ -327,6 +376,7 @@ template <class K>
     for (auto& ps : sessions) {
         session_plan const& s = *ps.plan;
         step = {apply_call::check, s.name, {}};
+        if (std::string const why = check_file_name(s.name); !why.empty()) return failed(detail::file_name_error(why));
         if (s.log_file_mode & (log_file_mode::sequential | log_file_mode::circular)) ps.log_file = detail::log_file_of(o, s.name);
         ps.buffers_min = s.minimum_buffers;
         ps.buffers_max = s.maximum_buffers;
@@ -338,6 +388,21 @@ template <class K>
             return failed(etwctl::detail::fail(make_error_code(rule::session_log_file_mode_conflict),
                                                "the collector asks for {name}: etwctl cannot start such a session", unsupported));
         if (auto const problem = c.complete(); problem.broken != rule::ok) return failed(config_error(problem));
+        if (s.system_logger && p.system && p.system->stack_caching) {
+            // The bounds set<stack_caching> checks (set_stack_cache), checked here so a refusal sends nothing.
+            stack_cache_size const size = detail::stack_cache_size_of(*p.system->stack_caching);
+            stack_cache_buckets const buckets{p.system->stack_caching->bucket_count};
+            if (!size.is_kernel_default() && (size.bytes < stack_cache_size_bounds.min || size.bytes > stack_cache_size_bounds.max))
+                return failed(etwctl::detail::fail(make_error_code(rule::stack_cache_out_of_bounds),
+                                                   "StackCaching CacheSize {value} bytes is outside the kernel's [{low}, {high}] "
+                                                   "(3 to 50 MiB; CacheSize is read as KB): write a CacheSize from 3072 to 51200",
+                                                   "", size.bytes, stack_cache_size_bounds.min, stack_cache_size_bounds.max));
+            if (!buckets.is_kernel_default() && !stack_cache_bucket_bounds.contains(buckets.count))
+                return failed(etwctl::detail::fail(make_error_code(rule::stack_cache_out_of_bounds),
+                                                   "StackCaching BucketCount {value} is outside the kernel's [{low}, {high}]: write a "
+                                                   "BucketCount in range",
+                                                   "", buckets.count, stack_cache_bucket_bounds.min, stack_cache_bucket_bounds.max));
+        }
         for (auto const& pr : s.providers) {
             step.provider = pr.name;
             auto const id = detail::provider_guid(pr, o);
@@ -380,8 +445,7 @@ template <class K>
                 // CacheSize read as KB: etwctl's reading (WPR does not publish the unit); Microsoft's files
                 // write 3072, which is 3 MiB, the kernel's lower bound (TRACE_STACK_CACHING_INFO, phnt).
                 call(apply_call::stack_caching, s.name);
-                std::uint64_t const bytes = std::uint64_t{sys.stack_caching->cache_size} * 1024U;
-                stack_cache_size const size{bytes > 0xFFFFFFFFU ? 0xFFFFFFFFU : static_cast<std::uint32_t>(bytes)};
+                stack_cache_size const size = detail::stack_cache_size_of(*sys.stack_caching);
                 if (auto const ec = set<stack_caching>(k, h, size, stack_cache_buckets{sys.stack_caching->bucket_count}))
                     return failed(ec);
             }
@@ -495,7 +559,7 @@ template <class K>
     requires(etwctl::kernel<K> && session_kernel<K>)
 [[nodiscard]] std::vector<stopped_session> cancel_profile(K& k, std::vector<running_session> const& sessions) {
     std::vector<stopped_session> out;
-    for (auto const& s : sessions) out.push_back({s.name, s.log_file, s.handle, {}, stop_session(session_kernel_ref(k), s.name)});
+    for (auto const& s : sessions) out.push_back({s.name, s.log_file, s.handle, {}, stop_session(session_kernel_ref(k), s.name), {}});
     return out;
 }
 
@@ -511,9 +575,16 @@ template <class K>
     apply_options o;
     o.log_directory = directory;
     for (auto const& s : sessions) {
-        stopped_session st{s.name, s.log_file, s.handle, {}, {}};
+        stopped_session st{s.name, s.log_file, s.handle, {}, {}, {}};
         session_ref const ref(session_kernel_ref(k), s.handle);
         if (s.log_file.empty()) {
+            if (std::string const why = check_file_name(s.name); !why.empty()) {
+                // Its file would be "<directory>/<name>.etl": a path elsewhere. Left running, untouched.
+                st.log_file.clear();
+                st.skipped = why + ": it cannot name a file in the directory; left running (wpr -cancel stops it)";
+                out.push_back(std::move(st));
+                continue;
+            }
             st.log_file = detail::log_file_of(o, s.name);
             st.flush_error = ref.update(session_update{}.log_file(st.log_file));
         } else {

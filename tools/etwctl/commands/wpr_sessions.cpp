@@ -40,6 +40,7 @@ std::string stopped_json(wpr::stopped_session const& s) {
         .str("name", s.name)
         .boolean("stopped", s.report.stopped)
         .str("log_file", s.log_file)
+        .str("skipped", s.skipped)
         .num("events_lost", s.report.statistics.events_lost)
         .num("buffers_written", s.report.statistics.buffers_written)
         .text();
@@ -51,6 +52,10 @@ int report_stops(context const& ctx, std::vector<wpr::stopped_session> const& st
     int rc = exit_ok;
     for (auto const& s : stopped) {
         sj.push_back(stopped_json(s));
+        if (!s.skipped.empty()) { // its name would make its file a path elsewhere (wpr::check_file_name)
+            std::cerr << "etwctl: " << ctx.command << ": skipped: " << s.skipped << "\n";
+            continue;
+        }
         if (s.flush_error)
             std::cerr << "etwctl: " << ctx.command << ": '" << s.name << "': its events could not be written to a file: "
                       << etwctl::describe(s.flush_error) << "\n";

@@ -66,6 +66,33 @@ etwctl_tool_test(wpr_start_rolled_back RC 3 SIM max-loggers=2 ARGS wpr -start "$
     STDERR "stopped '${wpr_system}' again: a later step failed"
            "cannot start Tool.Verbose.Memory: StartTrace of '${wpr_events}': StartTrace: no session slot" "ERROR_NO_SYSTEM_RESOURCES")
 
+# Issue 34 item 4: a collector Name that is a path (its file three directories up) is refused before any
+# call, naming it; -stop skips a running session with such a name and saves the others.
+etwctl_tool_json_test(wpr_start_name_path RC 2 ARGS --dry-run wpr -start "${wpr_data}/name_path.wprp!Tool" -filemode
+    FIELDS "ok=OFF" "exit_code=2" "requests#=0" "error/rule=session_name_invalid" "details/step=check"
+    STDERR "holds a path separator '\\' at offset 22" "rename the collector (Name=)" "nothing was sent")
+etwctl_tool_test(wpr_stop_skips_path_name RC 4
+    SIM "logger=5:${wpr_system},user-logger=6:WPR_initiated_WprApp_x/../evil" ARGS wpr -stop out/merged.etl
+    STDOUT "stopped '${wpr_system}': events in out/${wpr_system}.etl"
+    STDERR "skipped: 'WPR_initiated_WprApp_x/../evil' holds a path separator '/' at offset 22" "left running"
+           "the events are in the 1 files named above")
+etwctl_tool_json_test(wpr_stop_skips_path_name_json RC 4
+    SIM "logger=5:${wpr_system},user-logger=6:WPR_initiated_WprApp_x/../evil" ARGS wpr -stop out/merged.etl
+    FIELDS "details/sessions#=2" "details/sessions/0/stopped=ON" "details/sessions/1/stopped=OFF" "details/sessions/1/log_file="
+           "details/files#=1")
+# Issue 34 item 8: a stack cache outside the kernel's bounds is refused before the first call (exit 2 is
+# true); a rule's refusal after calls were sent (a counter that is not a PMC, refused by setup_pmc) rolls
+# back and exits 4, the calls sent listed in `applied` and `details/sent`.
+etwctl_tool_json_test(wpr_start_stack_cache_refused RC 2 ARGS --dry-run wpr -start "${wpr_data}/stack_cache_too_small.wprp!Tool"
+    FIELDS "ok=OFF" "exit_code=2" "requests#=0" "error/rule=stack_cache_out_of_bounds" "details/step=check"
+    STDERR "StackCaching CacheSize 1024 bytes is outside the kernel's [3145728, 52428800]" "nothing was sent")
+etwctl_tool_json_test(wpr_start_rule_after_sent RC 4 ARGS wpr -start "${wpr_data}/counter_not_pmc.wprp!Tool"
+    FIELDS "ok=OFF" "exit_code=4" "error/kind=partial" "error/rule=pmc_counter_not_pmc" "details/step=setup_pmc"
+           "details/sent#=4" "details/rolled_back#=1" "details/rolled_back/0=${wpr_system}" "applied#=4")
+etwctl_tool_test(wpr_start_rule_after_sent_text RC 4 ARGS wpr -start "${wpr_data}/counter_not_pmc.wprp!Tool"
+    STDERR "stopped '${wpr_system}' again: a later step failed" "4 calls were sent (the stops included)"
+           "sessions started were stopped again" "#1 StartTraceW" "EVENT_TRACE_CONTROL_STOP")
+
 # ---- broken profiles: refused, the fault named, nothing sent ----
 function(wpr_broken name line column check element text)
     etwctl_tool_json_test(wpr_broken_${name} RC 2 ARGS --dry-run wpr -start "${wpr_data}/broken_${name}.wprp!Tool"
