@@ -83,19 +83,46 @@ int wpr_start(context const& ctx, tool_kernel& k, wpr_args const& a, json_object
     for (auto const& f : r.warnings) warn(ctx, f, warnings);
     if (!r) {
         session_run run;
+        std::vector<std::string> undone;
         for (auto const& s : r.rolled_back) {
+            if (!s.report.stopped) continue; // not undone: its calls stay in effect (finish_partial names them)
             run.rolled_back.push_back(s.handle.value);
+            undone.push_back(json_string(s.name));
             if (!k.is_placeholder(s.handle.value))
                 std::cerr << "etwctl: " << ctx.command << ": stopped '" << s.name << "' again: a later step failed\n";
         }
-        failure f{exit_code_of(r.error), r.error, "cannot start " + p->profile_id + ": " + r.message +
-                                                     (r.failed && r.failed->call == wpr::apply_call::check ? "; nothing was sent" : ""),
+        bool const checked = !r.failed || r.failed->call == wpr::apply_call::check;
+        // What was sent before the failure (the rolled-back sessions' calls included): a later step's
+        // refusal, even by a rule, comes after these, so the exit code must not say "nothing was sent".
+        std::vector<std::string> sent;
+        if (!checked)
+            for (auto const& c : calls_that_took_effect(k, mark, session_run{})) sent.push_back(json_string(c));
+        int code = exit_code_of(r.error);
+        if (!checked && code == exit_refused) code = exit_partial;
+        failure f{code, r.error,
+                  "cannot start " + p->profile_id + ": " + r.message +
+                      (checked ? "; nothing was sent"
+                               : "; " + std::to_string(sent.size()) + " calls were sent (the stops included), and the " +
+                                     std::to_string(undone.size()) + " sessions started were stopped again"),
                   {}, {}};
         f.details.str("step", wpr::to_string(r.failed ? r.failed->call : wpr::apply_call::check))
             .str("session", r.failed ? r.failed->session : std::string())
             .str("provider", r.failed ? r.failed->provider : std::string())
+            .raw("sent", json_array(sent))
+            .raw("rolled_back", json_array(undone))
             .raw("warnings", json_array(warnings));
         int const rc = report_failure(ctx, f);
+        if (!checked && !ctx.cl.json) {
+            std::cerr << "  sent:\n";
+            for (auto const& c : calls_that_took_effect(k, mark, session_run{})) std::cerr << "    " << c << "\n";
+        }
+        if (!checked && code == exit_partial && ctx.deferred && ctx.deferred->set &&
+            calls_that_took_effect(k, mark, run).empty()) {
+            // Every call was undone: `applied` lists them as sent and undone (none stays in effect).
+            for (auto const& c : calls_that_took_effect(k, mark, session_run{}))
+                ctx.deferred->applied.push_back(json_string(
+                    c + (c.find("EVENT_TRACE_CONTROL_STOP") != std::string::npos ? " (the rollback)" : " (undone: its session was stopped again)")));
+        }
         return finish_partial(ctx, k, mark, run, rc);
     }
     std::vector<std::string> sj;
