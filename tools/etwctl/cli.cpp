@@ -7,7 +7,8 @@ namespace etwctl_tool {
 
 command_line parse_command_line(int argc, char** argv) {
     static constexpr std::string_view valued[] = {"--source", "--counters",  "--events", "--interval", "--flags",
-                                                  "--options", "--intel",  "--amd",    "--arm",      "--description", "--base"};
+                                                  "--options", "--intel",  "--amd",    "--arm",      "--description", "--base",
+                                                  "--pid",     "--limit"};
     // Options without a value (a command that does not take one says so).
     static constexpr std::string_view switches[] = {"--unified", "--clamp", "--no-persist"};
     command_line c;

@@ -76,6 +76,18 @@ inline constexpr command_help helps[] = {
      "Prints the names the tool accepts, from etwctl's tables: hook id / mask / source id, the xperf name\n"
      "and whether xperf knows it. With --json, one object per row."},
     {"version", "etwctl version", "Prints the tool's version, the kernel it talks to and TraceVersionInfo."},
+    {"trace", "etwctl trace dump FILE [--json] [--events NAME,...] [--pid N] [--limit N]\n"
+              "       etwctl trace stats FILE [--json]\n"
+              "       etwctl trace stacks FILE [--pid N] [--events NAME,...]",
+     "Reads an .etl file on any OS (no kernel involved; --sim changes nothing). dump: one line per event in\n"
+     "timestamp order, the header event first (--json: JSON Lines with time_ms, cpu, pid, tid, key, hook,\n"
+     "provider, name, opcode, kind, fields, stack, pmc or bytes). stats: counts by key and name, lost data,\n"
+     "samples per process. stacks: the sampled stacks in the folded format flame-graph tools read\n"
+     "(process;frame;...;frame count, root first, frames module+0xoffset from the trace's image events).\n"
+     "--events: kernel event names (xperf's and the MOF classes', 0x hook ids) and TraceLogging event\n"
+     "names, joined with ','; --pid: the events of one process (-1: of no known process).\n"
+     "Exit codes: 0 read whole, 1 usage, 2 not a trace etwctl can read (nothing read), 3 the file cannot be\n"
+     "read, 4 read with faults (each on stderr with its file offset; what could be read is in the output)."},
     {"decode-handle", "etwctl decode-handle 0xHANDLE",
      "Decodes a classic provider's enable-callback TRACEHANDLE (TRACE_ENABLE_CONTEXT): logger id, level,\n"
      "internal flag and enable flags."},
@@ -142,6 +154,7 @@ inline constexpr std::string_view general_help =
     "  version                              versions and the kernel in use\n"
     "  decode-handle 0xHANDLE               decode a TRACE_ENABLE_CONTEXT handle\n"
     "  session start|stop|flush|update|query|list [NAME] [OPTIONS]   control ETW sessions\n"
+    "  trace dump|stats|stacks FILE [--json] [--events E,...] [--pid N] [--limit N]   read an .etl file\n"
     "xperf forms (etwctl help xperf):\n"
     "  -start [NAME] -on FLAGS|PROVIDERS [-f FILE] [-BufferSize KB] ... [-start NAME ...]\n"
     "  -stop [NAME ...]   -flush [NAME] [-f FILE]   -update [NAME] ...   -loggers [NAME]\n"
@@ -155,7 +168,8 @@ inline constexpr std::string_view general_help =
     "  --json      machine-readable output on stdout\n"
     "  --sim       use the simulated kernel even on Windows\n"
     "  --help      this text, or a command's (etwctl COMMAND --help)\n"
-    "exit codes: 0 ok, 1 usage, 2 refused by a rule, 3 kernel error, 4 partially applied\n";
+    "exit codes: 0 ok, 1 usage, 2 refused by a rule, 3 kernel error, 4 partially applied\n"
+    "  (trace: 2 not a trace it can read, 3 the file cannot be read, 4 read with faults)\n";
 
 inline command_help const* find_help(std::string_view name) {
     for (auto const& h : helps)

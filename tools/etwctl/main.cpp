@@ -31,7 +31,8 @@ bool xperf_form(command_line const& cl) {
 /// The options only the commands of issue 13 take (they check their own): any other command refuses
 /// them rather than ignore them (interval set 10 --clamp must not look as if it clamped).
 int refuse_newer_options(context const& ctx) {
-    static constexpr std::string_view newer[] = {"--options", "--intel", "--amd", "--arm", "--description", "--base"};
+    static constexpr std::string_view newer[] = {"--options", "--intel", "--amd", "--arm", "--description", "--base",
+                                                 "--pid",     "--limit"}; // the last two: trace's (commands/trace.cpp)
     if (!ctx.cl.switches.empty()) return usage_error(ctx, "option " + ctx.cl.switches.front() + " does not apply here");
     for (auto const& [name, value] : ctx.cl.options)
         for (auto n : newer)
@@ -156,6 +157,7 @@ int main(int argc, char** argv) {
         return usage_error(ctx, "unknown command '" + ctx.command + "'" + (suggestion.empty() ? "" : " (did you mean " + suggestion + "?)"));
     }
     if (cl.help) return print_help(*help);
+    if (ctx.command == "trace") return cmd_trace(ctx); // reads a file: no kernel involved, prints its own output
     if (ctx.command == "decode-handle" || ctx.command == "list") { // pure: no kernel involved
         json_object out;
         out.boolean("ok", true).str("command", ctx.command);

@@ -85,6 +85,37 @@ struct payload_ref {
 /// EVENT_TRACE_CLOCK_RAW). Other values are kept as they are (a cast, not a range check).
 enum class clock_type : std::uint32_t { raw = 0, qpc = 1, system_time = 2, cpu_cycle = 3 };
 
+// ---- the values fields() hands a visitor ----------------------------------------------------------------
+//
+// Every view has `template <class Visit> void fields(Visit&& v) const`, which calls v(name, value) once per
+// property, in payload order, under the MOF class's property name (MSL; NTWMI's member name where the MOF
+// folds several members into one or has no page). `name` is a std::string_view that is valid during the
+// call only (numbered names such as "Stack1" are made in a buffer of the call). `value` is one of:
+//   std::uint8_t, std::int8_t, std::uint16_t, std::uint32_t, std::int32_t, std::uint64_t
+//                      an integer property, in its field's own type (a consumer prints it as a number);
+//   trace::address     a property with the MOF Pointer qualifier that holds an address or a kernel object
+//                      (InstructionPointer, UniqueProcessKey, ImageBase, stack frames): shown in hex;
+//   trace::utf16_text  a UTF-16 string (MOF Format("w")), trace::utf16_text::to_utf8 converts it;
+//   std::string_view   an 8-bit string (ImageFileName);
+//   trace::sid_bytes   a SID (MOF extension "Sid"), empty when the event has none;
+//   trace::byte_array  bytes the MOF declares as a uint8 array (TimeZoneInformation).
+// A generic lambda takes them all: [&](std::string_view name, auto const& value) { ... }. No heap, and
+// nothing outside the view's payload is read.
+
+/// A pointer-sized value that is an address (MOF Pointer qualifier), zero-extended to 64 bits.
+struct address {
+    std::uint64_t value = 0;
+    friend constexpr bool operator==(address, address) noexcept = default;
+};
+/// A SID's bytes (winnt.h SID: Revision, SubAuthorityCount, IdentifierAuthority[6], SubAuthority[]).
+struct sid_bytes {
+    std::span<std::byte const> bytes{};
+};
+/// A MOF uint8 array's bytes.
+struct byte_array {
+    std::span<std::byte const> bytes{};
+};
+
 /// The typed views, one per payload layout. Kept apart from trace's own names: trace::sampled_profile and
 /// the other event types of trace/events.hpp are these views joined to their record (time, stack, PMC).
 namespace layout {
@@ -204,6 +235,46 @@ inline ansi_need need_ansiz(std::span<std::byte const> bytes, std::size_t offset
     return {layout_fault::none, f.text, f.next};
 }
 
+/// A numbered property name ("Stack1", "GroupMask8") made in place, for fields().
+class numbered_name {
+public:
+    constexpr numbered_name(std::string_view prefix, std::size_t number) noexcept {
+        for (char c : prefix)
+            if (size_ < capacity) text_[size_++] = c;
+        char digits[20] = {};
+        std::size_t n = 0;
+        do {
+            digits[n++] = static_cast<char>('0' + number % 10);
+            number /= 10;
+        } while (number != 0);
+        while (n > 0 && size_ < capacity) text_[size_++] = digits[--n];
+    }
+    constexpr std::string_view view() const noexcept { return {text_, size_}; }
+
+private:
+    static constexpr std::size_t capacity = 40;
+    char text_[capacity] = {};
+    std::size_t size_ = 0;
+};
+
+/// Hands fields() values to the caller's visitor with the name as a std::string_view (the documented
+/// type, whatever the visitor's parameter is).
+template <class Visit>
+struct field_sink {
+    Visit& v;
+    template <class T>
+    void operator()(std::string_view name, T const& value) const {
+        v(name, value);
+    }
+};
+
+/// out("Stack1", address), out("Stack2", ...) for each frame.
+template <class Sink>
+void visit_frames(pointer_array const& frames, Sink const& v) {
+    std::size_t i = 0;
+    for (std::uint64_t const frame : frames) v(numbered_name("Stack", ++i).view(), address{frame});
+}
+
 } // namespace detail
 
 /// For dispatchers: the view whose layout a hook's payload has (void for hooks without one).
@@ -308,6 +379,36 @@ public:
         return 0x108 + 2 * std::size_t{pointer_size};
     }
 
+    /// The properties of MSL EventTrace_Header (see "the values fields() hands a visitor" above).
+    /// Version is the four version bytes as one u32, as the MOF has it; LoggerName and LogFileName are the
+    /// strings after the struct (the MOF's pointer fields hold no usable value); TimeZoneInformation is
+    /// the TIME_ZONE_INFORMATION's 0xAC bytes.
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("BufferSize", buffer_size());
+        out("Version", f_.get<std::uint32_t>(0x04));
+        out("ProviderVersion", provider_version());
+        out("NumberOfProcessors", number_of_processors());
+        out("EndTime", end_time());
+        out("TimerResolution", timer_resolution());
+        out("MaxFileSize", maximum_file_size());
+        out("LogFileMode", log_file_mode());
+        out("BuffersWritten", buffers_written());
+        out("StartBuffers", start_buffers());
+        out("PointerSize", pointer_size());
+        out("EventsLost", events_lost());
+        out("CPUSpeed", cpu_speed_mhz());
+        out("LoggerName", logger_name());
+        out("LogFileName", log_file_name());
+        out("TimeZoneInformation", byte_array{f_.slice(time_zone(), 0xAC)});
+        out("BootTime", boot_time());
+        out("PerfFreq", perf_freq());
+        out("StartTime", start_time());
+        out("ReservedFlags", reserved_flags());
+        out("BuffersLost", buffers_lost());
+    }
+
 private:
     struct located {
         layout_fault fault = layout_fault::none;
@@ -370,6 +471,15 @@ public:
         return has_kernel_event_version() ? f_.get<std::uint32_t>(0x20) : 0;
     }
 
+    /// GroupMask1..GroupMask8 and KernelEventVersion (version 2 and later). No MOF page documents this
+    /// event: the names are the struct's (GC, NTWMI PERFINFO_GROUPMASK Masks[8]) numbered from 1.
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        for (std::size_t i = 0; i < group_mask_count; ++i) out(detail::numbered_name("GroupMask", i + 1).view(), group_mask(i));
+        if (has_kernel_event_version()) out("KernelEventVersion", kernel_event_version());
+    }
+
 private:
     detail::kernel_fields f_;
 };
@@ -387,6 +497,10 @@ public:
     rundown_complete() noexcept = default;
     explicit rundown_complete(payload_ref p) noexcept : f_(p) { Expects(check(p) == layout_fault::none); }
     payload_ref payload() const noexcept { return f_.ref(); }
+
+    /// No properties.
+    template <class Visit>
+    void fields(Visit&&) const {}
 
 private:
     detail::kernel_fields f_;
@@ -425,6 +539,18 @@ public:
     std::uint8_t priority() const noexcept { return static_cast<std::uint8_t>(flags() >> 3); }
     std::uint8_t rank() const noexcept { return f_.get<std::uint8_t>(p() + 7); }
 
+    /// MSL SampledProfile's InstructionPointer and ThreadId; the MOF's uint32 Count ("not used") is
+    /// NTWMI's Count u16, Flags u8 (ExecutingDpc, ExecutingIsr, Priority) and Rank u8, given under those names.
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("InstructionPointer", address{instruction_pointer()});
+        out("ThreadId", thread_id());
+        out("Count", count());
+        out("Flags", flags());
+        out("Rank", rank());
+    }
+
 private:
     std::size_t p() const noexcept { return f_.pointer_size(); }
     detail::kernel_fields f_;
@@ -446,6 +572,15 @@ public:
     std::uint64_t instruction_pointer() const noexcept { return f_.pointer(0); }
     std::uint32_t thread_id() const noexcept { return f_.get<std::uint32_t>(f_.pointer_size() + 0); }
     std::uint16_t profile_source() const noexcept { return f_.get<std::uint16_t>(f_.pointer_size() + 4); }
+
+    /// NTWMI PERFINFO_PMC_SAMPLE_INFORMATION's names (no MOF page): InstructionPointer, ThreadId, ProfileSource.
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("InstructionPointer", address{instruction_pointer()});
+        out("ThreadId", thread_id());
+        out("ProfileSource", profile_source());
+    }
 
 private:
     detail::kernel_fields f_;
@@ -484,6 +619,18 @@ public:
         return f.text;
     }
 
+    /// CounterCount, then CounterName1..CounterNameN (no MOF page or published struct: etwctl's names).
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("CounterCount", counter_count());
+        utf16_field f{{}, 4, true};
+        for (std::uint32_t k = 0; k < counter_count(); ++k) {
+            f = read_utf16z(f_.bytes(), f.next);
+            out(detail::numbered_name("CounterName", std::size_t{k} + 1).view(), f.text);
+        }
+    }
+
 private:
     detail::kernel_fields f_;
 };
@@ -511,6 +658,17 @@ public:
     std::uint32_t old_interval() const noexcept { return f_.get<std::uint32_t>(8); }
     /// The profile source's name (version 3; empty on version 2), e.g. "Timer".
     utf16_text source_name() const noexcept { return source_name_; }
+
+    /// NTWMI PERFINFO_SAMPLED_PROFILE_CONFIG's names (no MOF page): Source, NewInterval, OldInterval, and
+    /// SourceName in version 3.
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("Source", source());
+        out("NewInterval", new_interval());
+        out("OldInterval", old_interval());
+        if (f_.ref().version >= 3) out("SourceName", source_name());
+    }
 
 private:
     static detail::utf16_need locate(payload_ref p) noexcept {
@@ -590,6 +748,30 @@ public:
     /// ThreadName (empty when absent).
     utf16_text thread_name() const noexcept { return thread_name_; }
 
+    /// MSL Thread_TypeGroup1 (version 3+; Thread_V2_TypeGroup1 for version 2, whose fifth pointer is
+    /// StartAddr and which has no priorities), then ThreadName where the payload has it.
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("ProcessId", process_id());
+        out("TThreadId", thread_id());
+        out("StackBase", address{stack_base()});
+        out("StackLimit", address{stack_limit()});
+        out("UserStackBase", address{user_stack_base()});
+        out("UserStackLimit", address{user_stack_limit()});
+        out(version() >= 3 ? "Affinity" : "StartAddr", address{affinity()});
+        out("Win32StartAddr", address{win32_start_addr()});
+        out("TebBase", address{teb_base()});
+        out("SubProcessTag", sub_process_tag());
+        if (has_priorities()) {
+            out("BasePriority", base_priority());
+            out("PagePriority", page_priority());
+            out("IoPriority", io_priority());
+            out("ThreadFlags", thread_flags());
+        }
+        if (has_thread_name()) out("ThreadName", thread_name());
+    }
+
 private:
     struct located {
         layout_fault fault = layout_fault::none;
@@ -656,6 +838,25 @@ public:
     std::uint32_t new_thread_wait_time() const noexcept { return f_.get<std::uint32_t>(0x10); }
     std::int32_t old_thread_remaining_quantum() const noexcept { return f_.get<std::int32_t>(0x14); }
 
+    /// MSL CSwitch's properties. OldThreadWaitMode is bit 0 of its byte (KernelMode / UserMode); Reserved
+    /// is GC's OldThreadRemainingQuantum.
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("NewThreadId", new_thread_id());
+        out("OldThreadId", old_thread_id());
+        out("NewThreadPriority", new_thread_priority());
+        out("OldThreadPriority", old_thread_priority());
+        out("PreviousCState", previous_c_state());
+        out("SpareByte", f_.get<std::int8_t>(0x0B));
+        out("OldThreadWaitReason", old_thread_wait_reason());
+        out("OldThreadWaitMode", old_thread_wait_mode());
+        out("OldThreadState", old_thread_state());
+        out("OldThreadWaitIdealProcessor", old_thread_wait_ideal_processor());
+        out("NewThreadWaitTime", new_thread_wait_time());
+        out("Reserved", old_thread_remaining_quantum());
+    }
+
 private:
     std::uint8_t wait_mode_byte() const noexcept { return f_.get<std::uint8_t>(0x0D); }
     detail::kernel_fields f_;
@@ -687,6 +888,16 @@ public:
     bool kernel_stack_not_resident() const noexcept { return (flag() & 0x02U) != 0; }
     bool process_out_of_memory() const noexcept { return (flag() & 0x04U) != 0; }
     bool direct_switch_attempt() const noexcept { return (flag() & 0x08U) != 0; }
+
+    /// MSL ReadyThread's properties (Reserved left out).
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("TThreadId", thread_id());
+        out("AdjustReason", adjust_reason());
+        out("AdjustIncrement", adjust_increment());
+        out("Flag", flag());
+    }
 
 private:
     detail::kernel_fields f_;
@@ -757,6 +968,27 @@ public:
     utf16_text application_id() const noexcept { return l_.application_id; }
     /// The bytes after the last known field (version 5's undocumented tail, or a newer build's fields).
     std::span<std::byte const> trailing_bytes() const noexcept { return f_.tail(l_.end); }
+
+    /// MSL Process_TypeGroup1's properties; Flags, PackageFullName and ApplicationId from version 4
+    /// (NTWMI; MSL's page predates them).
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("UniqueProcessKey", address{unique_process_key()});
+        out("ProcessId", process_id());
+        out("ParentId", parent_id());
+        out("SessionId", session_id());
+        out("ExitStatus", exit_status());
+        out("DirectoryTableBase", address{directory_table_base()});
+        if (version() >= 4) out("Flags", flags());
+        out("UserSID", sid_bytes{user_sid()});
+        out("ImageFileName", image_file_name());
+        out("CommandLine", command_line());
+        if (version() >= 4) {
+            out("PackageFullName", package_full_name());
+            out("ApplicationId", application_id());
+        }
+    }
 
 private:
     struct located {
@@ -858,6 +1090,23 @@ public:
     std::uint64_t default_base() const noexcept { return f_.pointer(2 * p() + 0x10); }
     utf16_text file_name() const noexcept { return file_name_; }
 
+    /// MSL Image_Load's properties; its Reserved0 is given as NTWMI's SignatureLevel and SignatureType
+    /// (u8 each; the other two bytes are reserved), Reserved1..4 are left out. ImageSize is a size (the
+    /// MOF's Pointer qualifier there only says it is size_t): a number, not an address.
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("ImageBase", address{image_base()});
+        out("ImageSize", image_size());
+        out("ProcessId", process_id());
+        out("ImageCheckSum", image_checksum());
+        out("TimeDateStamp", time_date_stamp());
+        out("SignatureLevel", signature_level());
+        out("SignatureType", signature_type());
+        out("DefaultBase", address{default_base()});
+        out("FileName", file_name());
+    }
+
 private:
     static detail::utf16_need locate(payload_ref p) noexcept {
         if (layout_fault const f = detail::check_fixed(p, 2, 3, 0x20, 3); f != layout_fault::none) return {f};
@@ -916,6 +1165,16 @@ public:
         return frames()[i];
     }
 
+    /// MSL StackWalk_Event: EventTimeStamp, StackProcess, StackThread, Stack1..StackN (deepest first).
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("EventTimeStamp", event_time_stamp());
+        out("StackProcess", stack_process());
+        out("StackThread", stack_thread());
+        detail::visit_frames(frames(), out);
+    }
+
 private:
     detail::kernel_fields f_;
 };
@@ -938,6 +1197,17 @@ public:
     std::uint32_t process_id() const noexcept { return f_.get<std::uint32_t>(0x08); }
     std::uint32_t thread_id() const noexcept { return f_.get<std::uint32_t>(0x0C); }
     std::uint64_t stack_key() const noexcept { return f_.pointer(0x10); }
+
+    /// EventTimeStamp, ProcessId, ThreadId, StackKey (no MOF page; the names of TraceEvent's and
+    /// StackWalk_Event's matching fields).
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("EventTimeStamp", event_time_stamp());
+        out("ProcessId", process_id());
+        out("ThreadId", thread_id());
+        out("StackKey", address{stack_key()});
+    }
 
 private:
     detail::kernel_fields f_;
@@ -969,6 +1239,14 @@ public:
     std::uint64_t frame(std::size_t i) const noexcept {
         Expects(i < frame_count());
         return frames()[i];
+    }
+
+    /// StackKey, then Stack1..StackN (no MOF page; StackWalk_Event's frame names).
+    template <class Visit>
+    void fields(Visit&& v) const {
+        detail::field_sink<Visit> const out{v};
+        out("StackKey", address{stack_key()});
+        detail::visit_frames(frames(), out);
     }
 
 private:

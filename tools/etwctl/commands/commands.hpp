@@ -43,5 +43,7 @@ int only_options(context const& ctx, std::initializer_list<std::string_view> val
 /// Pure commands: no kernel involved.
 int cmd_list(context const& ctx, json_object& out);
 int cmd_decode_handle(context const& ctx, json_object& out);
+/// etwctl trace dump|stats|stacks FILE (commands/trace.cpp): reads an .etl file; prints its own output.
+int cmd_trace(context const& ctx);
 
 } // namespace etwctl_tool

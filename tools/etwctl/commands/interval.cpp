@@ -56,8 +56,14 @@ int cmd_interval(context const& ctx, tool_kernel& k, json_object& out) {
         f.details.num("requested", value).num("min", src->min).num("max", src->max);
         return report_failure(ctx, f);
     }
-    if (auto const ec = etwctl::set<etwctl::sampled_profile_interval>(k, source, etwctl::profile_interval{value}); ec)
-        return report_failure(ctx, {exit_code_of(ec), ec, "cannot set the interval of " + label, {}, {}});
+    // The timer takes a time interval; a counter its event count, checked against the bounds this command
+    // just read from the profile-source list (no second query).
+    std::error_code const ec =
+        is_timer_source(*src)
+            ? etwctl::set<etwctl::sampled_profile_interval>(k, source, etwctl::profile_interval{value})
+            : etwctl::set<etwctl::sampled_profile_interval>(k, source, etwctl::counter_interval{value},
+                                                            etwctl::interval_bounds{src->min, src->max});
+    if (ec) return report_failure(ctx, {exit_code_of(ec), ec, "cannot set the interval of " + label, {}, {}});
     out.num("before", before->count()).num("requested", value);
     std::string line = label + ": " + std::to_string(before->count()) + " -> " + std::to_string(value) + describe(value);
     if (!ctx.cl.dry_run) {
