@@ -11,6 +11,7 @@
 using namespace etwctl;
 using namespace std::chrono_literals;
 
+namespace ownership_tests { // one TU with the other session tests under the SDK-macro check: names kept apart
 namespace {
 std::unique_ptr<sim::kernel> machine() { return std::make_unique<sim::kernel>(); }
 constexpr std::uint32_t stop_code = static_cast<std::uint32_t>(control_code::stop);
@@ -188,3 +189,5 @@ TEST_CASE("limits: a flush timer past 2^32-1 s is refused the same way by the co
     CHECK(k->request_count() == before); // refused before any call (not even the query)
     CHECK(s->query()->properties().flush_timer == 2); // not truncated to 1
 }
+
+} // namespace ownership_tests

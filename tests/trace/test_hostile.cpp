@@ -599,12 +599,12 @@ TEST_CASE("hostile: every fault's describe() names its rule and its file offset"
         CHECK(s.find("0xB8") != std::string_view::npos);
         CHECK(text[n] == '#'); // nothing written past the text
         // a short output: the length the whole text needs, nothing written past the span
-        char small[12];
-        std::fill(std::begin(small), std::end(small), '#');
-        CHECK(f.describe(std::span<char>(small, 10)) == n);
-        CHECK(small[10] == '#');
-        CHECK(small[11] == '#');
-        CHECK(std::string_view(small, 10) == s.substr(0, 10));
+        char tiny_out[12];
+        std::fill(std::begin(tiny_out), std::end(tiny_out), '#');
+        CHECK(f.describe(std::span<char>(tiny_out, 10)) == n);
+        CHECK(tiny_out[10] == '#');
+        CHECK(tiny_out[11] == '#');
+        CHECK(std::string_view(tiny_out, 10) == s.substr(0, 10));
         CHECK(f.code() == etwctl::make_error_code(r));
     }
     // and the faults of real hostile files: each names its rule and the file offset of its buffer
@@ -634,3 +634,57 @@ TEST_CASE("hostile: every fault's describe() names its rule and its file offset"
 } // namespace hostile_tests
 
 #undef HT_CHECK_IDS
+
+namespace hostile_tests {
+
+TEST_CASE("hostile: a run of corrupt compressed buffers never overwrites the record next() just handed out") {
+    // One processor: a good buffer, then five whose streams are corrupt, then a good one. Reading past the
+    // corrupt ones happens inside next(), right after it hands out the good buffer's last record: that
+    // record's bytes (its payload carries its id) must be what the writer wrote when next() returns, and
+    // a corrupt buffer takes no decompression slot.
+    tw::trace_options o;
+    o.buffer_size = static_cast<std::uint32_t>(ht_buffer_size);
+    o.compress = true;
+    o.processors = 1;
+    tw::trace_writer w(o);
+    std::uint32_t id = 0;
+    constexpr std::size_t buffers = 7;
+    for (std::size_t b = 0; b < buffers; ++b) {
+        for (std::size_t k = 0; k < ht_per_buffer; ++k) {
+            ++id;
+            byte_vector payload(8);
+            for (std::size_t i = 0; i < 4; ++i) payload[i] = static_cast<std::byte>((id >> (8 * i)) & 0xFFU);
+            w.system(0, {.hook = ht_hook, .version = 1, .tid = 8, .pid = 4, .ts = 1'000'000 + 10ULL * id}, payload);
+        }
+        w.flush(0);
+    }
+    byte_vector file = w.finish();
+    auto const offsets = w.counts().buffer_offsets; // [0] the header buffer, then buffers 1..7
+    REQUIRE(offsets.size() == buffers + 1);
+    for (std::size_t b = 2; b <= 6; ++b) { // a match reaching before the output's start, first thing in the stream
+        std::size_t const at = offsets[b] + ht_header;
+        ht_put<std::uint32_t>(file, at, 0x80000000U); // flags: the first item is a match
+        ht_put<std::uint16_t>(file, at + 4, 0xFFF8U);  // distance 8192, before any output
+    }
+    auto f = tr::trace_file::open(file);
+    REQUIRE(f.has_value());
+    std::vector<std::byte> storage(tr::reader::storage_size(*f));
+    tr::reader r(*f, storage);
+    tr::event_ref e;
+    std::vector<std::uint32_t> seen;
+    while (r.next(e)) {
+        if (!e.rec.has_hook() || e.rec.hook().value != ht_hook) continue;
+        auto const p = e.rec.payload();
+        REQUIRE(p.size() >= 4);
+        seen.push_back(ht_le<std::uint32_t>(p, 0)); // read after next() returned: the bytes must still be the record's
+    }
+    constexpr auto per = static_cast<std::uint32_t>(ht_per_buffer);
+    std::vector<std::uint32_t> expected;
+    for (std::uint32_t i = 1; i <= per; ++i) expected.push_back(i);               // buffer 1
+    for (std::uint32_t i = 6 * per + 1; i <= 7 * per; ++i) expected.push_back(i); // buffer 7
+    CHECK(ht_ids_text(seen) == ht_ids_text(expected));
+    CHECK(r.losses().buffers_unreadable == 5);
+    CHECK(r.losses().faults == 5);
+}
+
+} // namespace hostile_tests

@@ -1524,7 +1524,7 @@ TEST_CASE("reader: StackWalk parts and stack-key references resolve through a st
                          for (std::size_t i = 0; i < e.counter_count(); ++i) {
                              char text[64] = {};
                              auto const n = e.name(i).to_utf8(text);
-                             configured.emplace_back(text, std::min(n, sizeof text));
+                             configured.emplace_back(text, (std::min)(n, sizeof text));
                          }
                      }),
                      tr::on<"CSwitch">([&](tr::cswitch const& e) {

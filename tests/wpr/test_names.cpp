@@ -76,7 +76,7 @@ TEST_CASE("apply: a device name, a drive, a trailing dot: refused in Memory mode
         INFO(name);
         auto const loaded = load_text(profile(name), request("T", wpr::logging_mode::memory));
         INFO(all(loaded.findings));
-    REQUIRE(loaded.plan);
+        REQUIRE(loaded.plan);
         auto k = std::make_unique<sim::kernel>();
         std::size_t const mark = k->requests().size();
         auto const r = wpr::apply(*k, *loaded.plan);
@@ -106,11 +106,13 @@ TEST_CASE("stop_profile: a running session whose name is a path is skipped, nami
 }
 
 TEST_CASE("apply: a stack cache outside the kernel's bounds is refused before the first call") {
-    for (auto const& [cache, buckets] : {std::pair<char const*, char const*>{"1", "256"}, {"999999", "256"}, {"3072", "99999999"}}) {
+    for (auto const& bounds : {std::pair<char const*, char const*>{"1", "256"}, {"999999", "256"}, {"3072", "99999999"}}) {
+        char const* const cache = bounds.first; // not a structured binding: clang 14 cannot capture one (INFO)
+        char const* const buckets = bounds.second;
         INFO(cache << " " << buckets);
         auto const loaded = load_text(profile("Fine", cache, buckets), request("T", wpr::logging_mode::file));
         INFO(all(loaded.findings));
-    REQUIRE(loaded.plan);
+        REQUIRE(loaded.plan);
         REQUIRE(loaded.plan->system);
         REQUIRE(loaded.plan->system->stack_caching);
         auto k = std::make_unique<sim::kernel>();

@@ -407,13 +407,18 @@ public:
         using difference_type = std::ptrdiff_t;
         iterator() noexcept = default;
         extended_item operator*() const noexcept {
+            if (rec_.size() < at_ + 8) return {};
             auto const data_size = etwctl::detail::load<std::uint16_t>(rec_.data(), at_ + 6);
-            return {etwctl::detail::load<std::uint16_t>(rec_.data(), at_ + 2), rec_.subspan(at_ + 8, data_size)};
+            return {etwctl::detail::load<std::uint16_t>(rec_.data(), at_ + 2),
+                    rec_.subspan(at_ + 8, (std::min)(std::size_t{data_size}, rec_.size() - at_ - 8))};
         }
         iterator& operator++() noexcept {
             auto const linkage = etwctl::detail::load<std::uint16_t>(rec_.data(), at_ + 4);
             auto const item_size = etwctl::detail::load<std::uint16_t>(rec_.data(), at_);
-            at_ = (linkage & 1U) != 0 ? at_ + ((std::size_t{item_size} + 7U) & ~std::size_t{7}) : end_;
+            std::size_t const next = at_ + ((std::size_t{item_size} + 7U) & ~std::size_t{7});
+            // the chain was checked when the record was read; a step that does not move forward inside the
+            // items ends the walk all the same (never a loop, whatever the bytes are now)
+            at_ = (linkage & 1U) != 0 && item_size >= 8 && next < end_ ? next : end_;
             return *this;
         }
         iterator operator++(int) noexcept {

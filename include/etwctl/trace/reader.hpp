@@ -213,9 +213,11 @@ struct reader_options {
 };
 
 /// The records of a trace_file in timestamp order. Storage: reader::storage_size(file) bytes, given by the
-/// caller (any alignment; suitably aligned inside). A record's bytes stay valid until three more buffers
-/// of its processor have been read (stream_slots - 1): at least until the next call to next(), and long
-/// enough for the stack records that follow an event (a dispatcher looks ahead on the same processor).
+/// caller (any alignment; suitably aligned inside). A record's bytes stay valid until the next call to
+/// next(): a compressed buffer is decompressed into one of its processor's stream_slots, never into the slot
+/// of the record next() handed out last, nor into the current or the read-ahead buffer's (so the stack
+/// records a dispatcher attaches from the current and the next buffer stay valid with their event), and a
+/// buffer that fails to decompress takes no slot.
 class reader {
 public:
     /// Decompression slots per processor stream (the current buffer and the ones a look-ahead reaches).
@@ -260,6 +262,7 @@ public:
         if (heap_size_ == 0) return false;
         auto const s = heap_[0];
         out = streams_[s].head;
+        streams_[s].delivered = slot_of(s, out.rec.bytes()); // its bytes must outlive the reading that follows
         advance(s);
         sift_down(0);
         return true;
@@ -364,6 +367,7 @@ private:
         std::size_t slot = 0;      // the decompression slot in use
         std::size_t prefetch_entry = no_entry; // the next buffer, read ahead by look_ahead
         std::size_t prefetch_slot = 0;
+        std::size_t delivered = no_slot; // the slot of the record next() handed out last
         bytes_view prefetch_data{};
         taken_record taken[max_look_ahead] = {}; // records taken out of order (look_ahead)
         std::uint8_t taken_count = 0;
@@ -372,6 +376,7 @@ private:
         bool live = false;
     };
     static constexpr std::size_t no_entry = static_cast<std::size_t>(-1);
+    static constexpr std::size_t no_slot = static_cast<std::size_t>(-1);
     struct counts {
         std::size_t buffers = 0;
         std::size_t streams = 1; // the header buffer's own
@@ -551,9 +556,28 @@ private:
             return true;
         }
         st.prefetch_entry = no_entry;
-        st.slot = (st.slot + 1) % stream_slots;
-        st.data = map_buffer(s, e, st.slot, true);
-        return !st.data.empty();
+        std::size_t const slot = free_slot(st);
+        st.data = map_buffer(s, e, slot, true);
+        if (st.data.empty()) return false; // a buffer that failed takes no slot
+        st.slot = slot;
+        return true;
+    }
+
+    /// The slot of the stream that holds `b` (no_slot when it lies in the file).
+    std::size_t slot_of(std::uint32_t s, bytes_view b) const noexcept {
+        if (slot_size_ == 0 || b.data() < slots_.data() || b.data() >= slots_.data() + slots_.size()) return no_slot;
+        auto const i = static_cast<std::size_t>(b.data() - slots_.data()) / slot_size_;
+        return i / stream_slots == s ? i % stream_slots : no_slot;
+    }
+    /// The slot the next decompression of a stream uses: neither the current buffer's, nor the one holding
+    /// the record next() handed out last, nor a buffer read ahead.
+    static std::size_t free_slot(stream const& st) noexcept {
+        for (std::size_t k = 1; k < stream_slots; ++k) {
+            std::size_t const c = (st.slot + k) % stream_slots;
+            if (c == st.delivered || (st.prefetch_entry != no_entry && c == st.prefetch_slot)) continue;
+            return c;
+        }
+        return (st.slot + 1) % stream_slots; // not reached: four slots, at most three in use
     }
 
     /// Reads the stream's next buffer ahead of time (look_ahead), into the slot its reading will use.
@@ -561,7 +585,7 @@ private:
         auto& st = streams_[s];
         if (st.prefetch_entry == st.current + 1) return true;
         if (st.current + 1 >= st.last) return false;
-        std::size_t const slot = (st.slot + 1) % stream_slots;
+        std::size_t const slot = free_slot(st);
         bytes_view const data = map_buffer(s, st.current + 1, slot, false); // a fault is reported when the stream gets there
         if (data.empty()) return false;
         st.prefetch_entry = st.current + 1, st.prefetch_slot = slot, st.prefetch_data = data;

@@ -168,8 +168,12 @@ int open_trace(context const& ctx, std::string const& path, opened_trace& t) {
 }
 
 /// After a pass: faults make exit code 4 (they were printed as met), losses the session recorded a note.
-int finish_pass(std::string const& path, trace::reader const& r) {
+/// `damaged`: records skipped because their bytes changed after the reader read them (tt::intact).
+int finish_pass(std::string const& path, trace::reader const& r, std::uint64_t damaged) {
     auto const& l = r.losses();
+    if (damaged != 0)
+        std::cerr << "etwctl: trace: " << path << ": " << damaged
+                  << " records skipped: their bytes changed after the reader read them (a reader fault, after unreadable buffers)\n";
     if (l.header_events_lost || l.header_buffers_lost || l.buffers_events_lost || l.buffers_buffer_lost || l.sequence_gaps)
         std::cerr << "etwctl: trace: " << path << ": data lost: " << l.header_events_lost << " events and " << l.header_buffers_lost
                   << " buffers (the session's header), " << l.buffers_events_lost << " buffers flagged with lost events, "
@@ -179,7 +183,7 @@ int finish_pass(std::string const& path, trace::reader const& r) {
         std::cerr << "etwctl: trace: " << path << ": " << tt::describe(r.init_fault()) << "\n";
         return exit_refused;
     }
-    if (l.faults == 0) return exit_ok;
+    if (l.faults == 0 && damaged == 0) return exit_ok;
     std::cerr << "etwctl: trace: " << path << ": read with " << l.faults << (l.faults == 1 ? " fault" : " faults") << ": "
               << l.buffers_unreadable << " buffers skipped, " << l.buffers_cut << " cut short, " << l.bytes_skipped
               << " bytes not read (exit code 4)\n";
@@ -381,10 +385,14 @@ int run_dump(context const& ctx, opened_trace& t, trace_options const& o) {
     tt::process_tracker processes;
     output out;
     std::vector<std::uint64_t> frames;
-    std::uint64_t written = 0;
+    std::uint64_t written = 0, damaged = 0;
     trace::event e;
     while (written < o.limit && events.next(e)) {
         progress.at(e.ref().buffer_offset);
+        if (!tt::intact(e.rec())) {
+            ++damaged;
+            continue;
+        }
         processes.observe(e.rec());
         if (o.events.active() && !o.events.matches(e.rec())) continue;
         tt::event_ids const ids = processes.ids(e.rec());
@@ -396,7 +404,7 @@ int run_dump(context const& ctx, opened_trace& t, trace_options const& o) {
     }
     out.flush();
     progress.done();
-    return finish_pass(o.path, r);
+    return finish_pass(o.path, r, damaged);
 }
 
 // ---- stats ------------------------------------------------------------------------------------------
@@ -411,14 +419,18 @@ int run_stats(context const& ctx, opened_trace& t, trace_options const& o) {
     std::map<std::string, std::uint64_t> by_key;                 // records without a hook id
     std::map<std::string, std::uint64_t, std::less<>> by_name;   // TraceLogging names (kernel names added below)
     std::map<std::int64_t, std::uint64_t> samples_by_process;
-    std::uint64_t events = 0, idle = 0, idle_dpc_isr = 0;
+    std::uint64_t events = 0, idle = 0, idle_dpc_isr = 0, damaged = 0;
     std::uint64_t last = 0;
     bool any_after_header = false;
     trace::event_ref e;
     while (r.next(e)) {
         progress.at(e.buffer_offset);
-        ++events;
         auto const& rec = e.rec;
+        if (!tt::intact(rec)) {
+            ++damaged;
+            continue;
+        }
+        ++events;
         if (e.stream != 0 && (!any_after_header || rec.timestamp() > last)) last = rec.timestamp(), any_after_header = true;
         processes.observe(rec);
         if (rec.has_hook()) {
@@ -510,7 +522,7 @@ int run_stats(context const& ctx, opened_trace& t, trace_options const& o) {
         s += "}\n";
         std::fwrite(s.data(), 1, s.size(), stdout);
         std::fflush(stdout);
-        return finish_pass(o.path, r);
+        return finish_pass(o.path, r, damaged);
     }
 
     std::string duration;
@@ -550,7 +562,7 @@ int run_stats(context const& ctx, opened_trace& t, trace_options const& o) {
         std::cout << std::string(count.size() < 9 ? 9 - count.size() : 0, ' ') << count << "  " << processes.process_label(pid) << "\n";
     }
     std::cout << std::flush;
-    return finish_pass(o.path, r);
+    return finish_pass(o.path, r, damaged);
 }
 
 // ---- stacks -----------------------------------------------------------------------------------------
@@ -573,11 +585,15 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
     tt::image_map images;
     std::unordered_map<std::string, std::uint64_t> folded;
     std::vector<std::uint64_t> frames;
-    std::uint64_t matched = 0, without_stack = 0, incomplete = 0;
+    std::uint64_t matched = 0, without_stack = 0, incomplete = 0, damaged = 0;
     std::string line;
     trace::event e;
     while (events.next(e)) {
         progress.at(e.ref().buffer_offset);
+        if (!tt::intact(e.rec())) {
+            ++damaged;
+            continue;
+        }
         processes.observe(e.rec());
         images.observe(e.rec());
         if (!filter.matches(e.rec())) continue;
@@ -613,7 +629,7 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
               << " events; " << without_stack << " without a stack";
     if (incomplete) std::cerr << ", " << incomplete << " missing a cached part (a key the trace never defined)";
     std::cerr << "\n";
-    return finish_pass(o.path, r);
+    return finish_pass(o.path, r, damaged);
 }
 
 int trace_command(context const& ctx) {
