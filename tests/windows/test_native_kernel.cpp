@@ -167,7 +167,8 @@ TEST_CASE("ABI: NtSetIntervalProfile and NtTraceControl stubs") {
     native_kernel& k = native_kernel::instance();
     if (!running_on_wine()) return; // on Windows these need privileges and change machine state
     CHECK(k.nt_set_interval_profile(10000, 0x13) == ntstatus::success);
-    CHECK_FALSE(set<sampled_profile_interval>(profile_source::total_cycles, profile_interval{65536}));
+    // a counter's interval with its bounds given: the set itself, no profile-source-list query first
+    CHECK_FALSE(set<sampled_profile_interval>(profile_source::total_cycles, counter_interval{65536}, interval_bounds{1, 0xFFFFFFFFU}));
     std::uint32_t returned = 0xDEADBEEF;
     std::uint64_t in = a_session;
     CHECK(k.nt_trace_control(trace_control::get_disallow_list, &in, sizeof in, nullptr, 0, &returned) ==
