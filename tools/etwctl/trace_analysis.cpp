@@ -501,13 +501,6 @@ void image_map::append_frame(std::string& out, std::int64_t pid, std::uint64_t a
 void frames_of(trace::event const& e, std::vector<std::uint64_t>& out) {
     out.clear();
     for (std::uint64_t const f : e.stack()) out.push_back(f);
-    if (!out.empty() || e.rec().kind() != trace::record_kind::event) return;
-    trace::extended_item item;
-    if (e.rec().find_item(trace::ext_type::stack_trace64, item) && item.data.size() >= 8) {
-        for (std::size_t at = 8; at + 8 <= item.data.size(); at += 8) out.push_back(etwctl::detail::load<std::uint64_t>(item.data.data(), at));
-    } else if (e.rec().find_item(trace::ext_type::stack_trace32, item) && item.data.size() >= 8) {
-        for (std::size_t at = 8; at + 4 <= item.data.size(); at += 4) out.push_back(etwctl::detail::load<std::uint32_t>(item.data.data(), at));
-    }
 }
 
 void stack_cache_pass::run(trace::trace_file const& file, std::span<std::byte> storage, progress_line& progress) {

@@ -198,9 +198,8 @@ private:
 
 // ---- stacks ------------------------------------------------------------------------------------------
 
-/// An event's frames, deepest first: the StackWalk records or cached keys event_stream attached, else an
-/// EVENT_HEADER's STACK_TRACE32 / STACK_TRACE64 item (evntcons.h EVENT_EXTENDED_ITEM_STACK_TRACE*: a
-/// MatchId, then the addresses).
+/// An event's frames, deepest first, as event_stream attached them (StackWalk records, cached keys, or an
+/// EVENT_HEADER's STACK_TRACE32 / STACK_TRACE64 items).
 void frames_of(trace::event const& e, std::vector<std::uint64_t>& out);
 
 /// The stack cache of a file: its StackKeyDelete / StackKeyRundown definitions, read in a first pass.
