@@ -106,4 +106,8 @@ stderr_reader=$!
 wait "$stderr_reader"
 status=$(cat "$work/status" 2>/dev/null)
 rm -rf "$work"
-exit "${status:-1}"
+if [ -z "$status" ]; then
+    echo "wine-run.sh: no exit status recorded for $1" >&2
+    exit 1
+fi
+exit "$status"
