@@ -3,14 +3,14 @@
 # retry (CMakeLists.txt, tool.retry_*).
 #   lost_server_emulator.sh STATE MESSAGE PROGRAM [ARGS...]
 # Without the file STATE, it creates it, prints MESSAGE on stderr as Wine's loader would, and exits 1
-# without running PROGRAM (an empty MESSAGE: it prints nothing at all); with it, it removes it and runs
+# without running PROGRAM (MESSAGE "-": it prints nothing at all); with it, it removes it and runs
 # PROGRAM.
 state=$1
 message=$2
 shift 2
 if [ ! -e "$state" ]; then
     : >"$state"
-    if [ -n "$message" ]; then echo "$message" >&2; fi
+    if [ "$message" != "-" ]; then echo "$message" >&2; fi
     exit 1
 fi
 rm -f "$state"
