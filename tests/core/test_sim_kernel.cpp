@@ -39,9 +39,10 @@ TEST_CASE("loggers: ids < 64 and 0xFFFF; unknown -> WMI_INSTANCE_NOT_FOUND; not 
     CHECK(send_hooks(m.k, 6, user, 1) == ntstatus::invalid_parameter);
     CHECK(send_hooks(m.k, 6, 63, 1) == ntstatus::success);
     CHECK(send_hooks(m.k, 6, 0xABCD0000FFFFULL, 1) == ntstatus::success); // only the low 16 bits select
-    CHECK(send_hooks(m.k, 6, 0, 2) == ntstatus::success);                 // logger id 0 = the NT Kernel Logger
+    CHECK(send_hooks(m.k, 6, 0xFFFF, 2) == ntstatus::success);            // KERNEL_LOGGER_ID: the NT Kernel Logger
+    CHECK(send_hooks(m.k, 6, 0, 1) == ntstatus::wmi_instance_not_found);  // logger id 0: no session has it
     CHECK(m.k.stack_tracing_hooks(0xFFFF).size() == 2);
-    CHECK(m.k.stack_tracing_hooks(0).size() == 2);                         // ... for inspection too
+    CHECK(m.k.stack_tracing_hooks(0).empty());                             // ... nor for inspection
     CHECK(m.k.stop_logger(63));
     CHECK(send_hooks(m.k, 6, 63, 1) == ntstatus::wmi_instance_not_found);
 }
@@ -49,7 +50,7 @@ TEST_CASE("loggers: ids < 64 and 0xFFFF; unknown -> WMI_INSTANCE_NOT_FOUND; not 
 TEST_CASE("at most 8 system loggers (the kernel keeps 8 group masks)") {
     machine m; // the NT Kernel Logger is one
     int started = 0;
-    CHECK(m.k.start_logger(0) == 0); // the NT Kernel Logger's slot
+    CHECK(m.k.start_logger(0) == 0); // no logger has id 0 (the NT Kernel Logger is 0xFFFF)
     for (std::uint16_t id = 1; id < 20; ++id) started += m.k.start_logger(id) != 0 ? 1 : 0;
     CHECK(started == 7);
     CHECK(m.k.start_logger(30, {.system_logger_mode = false}) == 30);

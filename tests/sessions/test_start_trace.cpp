@@ -356,3 +356,35 @@ TEST_CASE("StartTrace: the TRACEHANDLE in either 64-bit spelling (unsigned long 
     (void)compat::enable_trace_ex2(h, 0, 1, 4, 0, 0, 0, 0);
 }
 #endif
+
+// Issue 35 item 2: the NT Kernel Logger is logger 0xFFFF (KERNEL_LOGGER_ID, evntrace.h; `xperf -loggers`
+// prints "Logger Id : ffff" for it in Microsoft's xperf documentation, "Avoiding Lost Buffers"), and
+// StartTrace gives it the TRACEHANDLE 0x000000000000FFFF: the low word is the logger id (WNODE_HEADER's
+// page; Chappell's NtTraceControl), the zero upper bits are inferred (a client's `handle == 0xFFFF`,
+// Tracy's, must hold). No session has logger id 0: a handle naming logger 0 names none.
+TEST_CASE("StartTrace: the NT Kernel Logger's handle is 0x000000000000FFFF; a handle naming logger 0 names no session") {
+    auto k = machine();
+    block kb(full_size);
+    kb.name_at(name_offset);
+    std::uint64_t h = 0;
+    REQUIRE(k->start_trace_w(&h, w(session_names::kernel_logger).c_str(), kb.props()) == win32::success);
+    CHECK(h == 0xFFFFU);                 // the whole handle: a client's `handle == 0xFFFF` test holds
+    CHECK(kb.props()->wnode.historical_context == 0xFFFFU); // written back as the handle
+    // Requests to the kernel logger carry 0xFFFF in TraceHandle's low word and reach it ...
+    group_mask m;
+    m.masks[0] = 0x10; // EVENT_TRACE_FLAG_CSWITCH
+    CHECK_FALSE(set<system_trace_enable_flags>(*k, session_handle{h}, m));
+    CHECK(k->group_masks(0xFFFF).masks[0] == 0x10U);
+    // ... while logger id 0 is no session, for the kernel's classes and for ControlTrace alike
+    m.masks[0] = 0x1; // EVENT_TRACE_FLAG_PROCESS
+    std::error_code const no_session = ntstatus_error_code(ntstatus::wmi_instance_not_found);
+    CHECK(set<system_trace_enable_flags>(*k, session_handle{0}, m) == no_session);
+    CHECK(set<system_trace_enable_flags>(*k, session_handle{0x0000000100000000ULL}, m) == no_session);
+    CHECK(k->group_masks(0xFFFF).masks[0] == 0x10U); // unchanged
+    CHECK(k->group_masks(0).masks[0] == 0U);
+    block q(full_size);
+    CHECK(k->control_trace_w(0x0000000100000000ULL, nullptr, q.props(), static_cast<std::uint32_t>(control_code::query)) ==
+          win32::wmi_instance_not_found);
+    CHECK(k->control_trace_w(0xFFFF, nullptr, q.props(), static_cast<std::uint32_t>(control_code::query)) == win32::success);
+    CHECK(q.props()->wnode.historical_context == 0xFFFFU);
+}

@@ -293,7 +293,7 @@ public:
 
 private:
     static constexpr std::size_t slot(std::uint16_t id) noexcept {
-        return id == limits::kernel_logger_id || id == 0 ? 64 : (id < 64 ? id : 64);
+        return id == limits::kernel_logger_id ? 64 : (id < 64 ? id : 64); // 0: no logger has it (its row stays unused)
     }
     static std::uint32_t load32(void const* p, std::size_t off) noexcept { return detail::load<std::uint32_t>(p, off); }
     static constexpr std::uint32_t context_hooks_at = offsetof(kernel_context_register_request, hooks);

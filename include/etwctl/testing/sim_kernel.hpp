@@ -162,8 +162,8 @@ public:
     /// Starts a logger; returns its TRACEHANDLE (the logger id), or 0 if the id is taken, out of range
     /// or there is no room (8 system loggers, max_loggers() in all). It is a session like those
     /// StartTrace starts (a real-time session named "sim logger N"; testing/sim_sessions.hpp).
-    /// Id 0 is the NT Kernel Logger's own slot (a handle naming logger 0 means it, as WmiSetLoggerId
-    /// maps 0 to 0xFFFF), so other loggers take ids 1..63.
+    /// The NT Kernel Logger is id 0xFFFF (KERNEL_LOGGER_ID), its TRACEHANDLE 0x000000000000FFFF; other
+    /// loggers take ids 1..63. No logger has id 0: a handle naming logger 0 names no session.
     std::uint64_t start_logger(std::uint16_t id, logger_options options = {}) noexcept {
         std::uint16_t const started = sessions_.start_logger(id, options);
         if (started != 0) on_started(started);
@@ -649,8 +649,7 @@ private:
         return e;
     }
 
-    /// The system-trace state of a running system logger (logger id 0 names the NT Kernel Logger, as
-    /// WmiSetLoggerId maps 0 to 0xFFFF), or nullptr.
+    /// The system-trace state of a running system logger (0xFFFF: the NT Kernel Logger), or nullptr.
     logger_state const* system_state(std::uint16_t id) const noexcept {
         auto const* r = sessions_.find(id);
         return r && r->system_slot != no_slot ? &system_[r->system_slot] : nullptr;

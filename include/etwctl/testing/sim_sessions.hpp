@@ -15,7 +15,10 @@
 //    do not count), at most 8 system loggers (SYSTEM_LOGGER_MODE, the NT Kernel Logger, the CKCL,
 //    GlobalLoggerGuid): ERROR_NO_SYSTEM_RESOURCES beyond; names unique case-insensitively and GUIDs
 //    unique: ERROR_ALREADY_EXISTS; a log file already in use: ERROR_BAD_PATHNAME;
-//  - the NT Kernel Logger singleton: "NT Kernel Logger" <-> SystemTraceControlGuid, logger id 0xFFFF;
+//  - the NT Kernel Logger singleton: "NT Kernel Logger" <-> SystemTraceControlGuid, logger id 0xFFFF
+//    (KERNEL_LOGGER_ID, evntrace.h) and the TRACEHANDLE 0x000000000000FFFF (the low 16 bits of a
+//    TRACEHANDLE are its logger id: WNODE_HEADER's page on learn.microsoft.com, Chappell's NtTraceControl;
+//    the upper 48 bits zero is inferred, docs/choices.md); no session has logger id 0;
 //  - elevated by default; set_elevated(false) is a user outside Administrators and Performance Log
 //    Users: ERROR_ACCESS_DENIED for every session but private loggers, QueryAllTraces lists nothing;
 //  - buffers: MinimumBuffers raised to 2 per processor (2 with NO_PER_PROCESSOR_BUFFERING),
@@ -108,7 +111,7 @@ struct provider_enablement {
 
 class session_model {
 public:
-    static constexpr std::size_t table_size = limits::max_loggers; ///< index 0: the NT Kernel Logger; 1..63: ids
+    static constexpr std::size_t table_size = limits::max_loggers; ///< index 0: the NT Kernel Logger (0xFFFF); 1..63: ids
     static constexpr std::size_t text_capacity = 8192;             ///< 16-bit units for every name and filter
     static constexpr std::size_t max_enablements = 64;
     static constexpr std::size_t max_processes = 16;
@@ -204,7 +207,7 @@ public:
 
     /// The provider's enablement on a session, or nullptr.
     provider_enablement const* enablement(std::uint16_t id, guid const& provider) const noexcept {
-        return const_cast<session_model*>(this)->find_enablement(canonical(id), provider);
+        return const_cast<session_model*>(this)->find_enablement(id, provider);
     }
     /// The bytes of an enablement's filters, in the order sent.
     std::span<std::byte const> filter_data(provider_enablement const& e) const noexcept {
@@ -456,11 +459,16 @@ private:
         std::size_t data_bytes = 0;
     };
 
+    /// The table row of a logger id. The NT Kernel Logger's id is KERNEL_LOGGER_ID, 0xFFFF (evntrace.h;
+    /// Microsoft's xperf documentation shows `xperf -loggers` printing "Logger Id : ffff" for it), kept in
+    /// row 0. No session has logger id 0 (model choice: the loggers StartTrace starts take 1..63): a
+    /// TraceHandle whose low word is 0 names no session, as a handle naming any logger that does not run
+    /// (ERROR_WMI_INSTANCE_NOT_FOUND). WmiSetLoggerId's mapping of 0 to 0xFFFF is the provider-side
+    /// TRACE_ENABLE_CONTEXT's (enable_context.hpp), not a TraceHandle's.
     static constexpr std::size_t index_of(std::uint16_t id) noexcept {
-        if (id == 0 || id == limits::kernel_logger_id) return 0;
-        return id < table_size ? id : table_size;
+        if (id == limits::kernel_logger_id) return 0;
+        return id != 0 && id < table_size ? id : table_size;
     }
-    static constexpr std::uint16_t canonical(std::uint16_t id) noexcept { return id == 0 ? limits::kernel_logger_id : id; }
 
     logger_record* by_handle(std::uint64_t handle) noexcept { return find(static_cast<std::uint16_t>(handle & 0xFFFFU)); }
 
@@ -505,7 +513,7 @@ private:
         logger_record& r = loggers_[index_of(id)];
         r = logger_record{};
         r.started = true;
-        r.id = canonical(id);
+        r.id = id;
         r.private_logger = private_logger;
         r.name = n;
         r.log_file = f;

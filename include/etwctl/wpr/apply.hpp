@@ -16,11 +16,11 @@
 //  2. one session per event collector, then for each provider EnableTraceEx2 (enable_provider with the
 //     plan's level, keywords, enable properties and filters) and its capture-state-on-start passes.
 // Before the first call every session's configuration is checked (session_config::complete), every
-// session's name as a file name (check_file_name: its log file is "<directory>/<name>.etl"), the stack
-// cache against the bounds set<stack_caching> checks, and every provider named by a name is resolved: a
-// fault there sends nothing. After a call failed, the sessions
-// this apply started are stopped again (in reverse order) and the result names the step (which session,
-// which provider, which call) with describe()'s message.
+// session's name as a file name (check_file_name: its log file is "<directory>/<name>.etl"), and every
+// provider named by a name is resolved: a fault there sends nothing. A stack cache outside the kernel's
+// bounds is sent clamped, as the kernel would clamp it, and named in apply_result::clamped. After a call
+// failed, the sessions this apply started are stopped again (in reverse order) and the result names the
+// step (which session, which provider, which call) with describe()'s message.
 // What a plan carries that apply does not send (event-name filters, capture state on save or on demand,
 // sampled counters) is a warning in apply_result::warnings, never dropped silently.
 //
@@ -189,6 +189,15 @@ private:
     std::vector<std::string> log_files_;
 };
 
+/// A value apply sent clamped into the kernel's bounds, as the kernel would have clamped it (a
+/// StackCaching outside 3..50 MiB or 256..4096 buckets: plan.hpp stack_cache_settings_of).
+struct clamped_setting {
+    std::string session;
+    std::string setting;       ///< "StackCaching CacheSize" (bytes) or "StackCaching BucketCount"
+    std::uint64_t written = 0; ///< the plan's value (CacheSize read as KB, in bytes)
+    std::uint64_t applied = 0; ///< the value sent
+};
+
 /// What apply did: the started sessions, or the step that failed with its error and message (the
 /// sessions it had started are stopped again: rolled_back holds their reports).
 struct apply_result {
@@ -197,6 +206,9 @@ struct apply_result {
     std::optional<apply_step> failed;
     std::string message;              ///< "<step>: <describe(error)>" on failure
     std::vector<finding> warnings;    ///< what the plan carries that apply did not send
+    /// The values sent clamped (known before the first call; the plan's check::clamped warning names
+    /// them too). A success with a clamp is never silent.
+    std::vector<clamped_setting> clamped;
     std::vector<stopped_session> rolled_back;
     explicit operator bool() const noexcept { return !error; }
 };
@@ -335,12 +347,6 @@ inline void apply_warnings(plan const& p, apply_options const& o, std::vector<fi
                                 p.name);
 }
 
-/// The cache size set<stack_caching> is given: CacheSize read as KB (see apply's stack caching step).
-[[nodiscard]] inline stack_cache_size stack_cache_size_of(stack_caching_plan const& c) {
-    std::uint64_t const bytes = std::uint64_t{c.cache_size} * 1024U;
-    return stack_cache_size{bytes > 0xFFFFFFFFU ? 0xFFFFFFFFU : static_cast<std::uint32_t>(bytes)};
-}
-
 /// One session plan, prepared before any call: its configuration and its providers' GUIDs.
 struct prepared_session {
     session_plan const* plan = nullptr;
@@ -389,19 +395,12 @@ template <class K>
                                                "the collector asks for {name}: etwctl cannot start such a session", unsupported));
         if (auto const problem = c.complete(); problem.broken != rule::ok) return failed(config_error(problem));
         if (s.system_logger && p.system && p.system->stack_caching) {
-            // The bounds set<stack_caching> checks (set_stack_cache), checked here so a refusal sends nothing.
-            stack_cache_size const size = detail::stack_cache_size_of(*p.system->stack_caching);
-            stack_cache_buckets const buckets{p.system->stack_caching->bucket_count};
-            if (!size.is_kernel_default() && (size.bytes < stack_cache_size_bounds.min || size.bytes > stack_cache_size_bounds.max))
-                return failed(etwctl::detail::fail(make_error_code(rule::stack_cache_out_of_bounds),
-                                                   "StackCaching CacheSize {value} bytes is outside the kernel's [{low}, {high}] "
-                                                   "(3 to 50 MiB; CacheSize is read as KB): write a CacheSize from 3072 to 51200",
-                                                   "", size.bytes, stack_cache_size_bounds.min, stack_cache_size_bounds.max));
-            if (!buckets.is_kernel_default() && !stack_cache_bucket_bounds.contains(buckets.count))
-                return failed(etwctl::detail::fail(make_error_code(rule::stack_cache_out_of_bounds),
-                                                   "StackCaching BucketCount {value} is outside the kernel's [{low}, {high}]: write a "
-                                                   "BucketCount in range",
-                                                   "", buckets.count, stack_cache_bucket_bounds.min, stack_cache_bucket_bounds.max));
+            // Outside the kernel's bounds: sent clamped, as the kernel would clamp it (WPR applies such
+            // profiles), and said in r.clamped; set<stack_caching> itself refuses unclamped values.
+            stack_cache_settings const cache = stack_cache_settings_of(*p.system->stack_caching);
+            if (cache.size_clamped) r.clamped.push_back({s.name, "StackCaching CacheSize", cache.written_bytes, cache.size.bytes});
+            if (cache.buckets_clamped)
+                r.clamped.push_back({s.name, "StackCaching BucketCount", cache.written_buckets, cache.buckets.count});
         }
         for (auto const& pr : s.providers) {
             step.provider = pr.name;
@@ -443,11 +442,11 @@ template <class K>
             }
             if (sys.stack_caching) {
                 // CacheSize read as KB: etwctl's reading (WPR does not publish the unit); Microsoft's files
-                // write 3072, which is 3 MiB, the kernel's lower bound (TRACE_STACK_CACHING_INFO, phnt).
+                // write 3072, which is 3 MiB, the kernel's lower bound. The values inside the kernel's
+                // bounds (clamped, said in r.clamped), as the kernel would use them.
                 call(apply_call::stack_caching, s.name);
-                stack_cache_size const size = detail::stack_cache_size_of(*sys.stack_caching);
-                if (auto const ec = set<stack_caching>(k, h, size, stack_cache_buckets{sys.stack_caching->bucket_count}))
-                    return failed(ec);
+                stack_cache_settings const cache = stack_cache_settings_of(*sys.stack_caching);
+                if (auto const ec = set<stack_caching>(k, h, cache.size, cache.buckets)) return failed(ec);
             }
             if (sys.hardware_counters) {
                 auto const& hc = *sys.hardware_counters;

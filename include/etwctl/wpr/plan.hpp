@@ -54,6 +54,7 @@ enum class check : std::uint8_t {
     reading,           ///< etwctl's reading of something the sources leave open (warning)
     profile_choice,    ///< the requested profile is not in the file (error)
     limit,             ///< beyond a limit of the kernel or of EnableTraceEx2 (error)
+    clamped,           ///< beyond a bound the kernel clamps to: applied clamped, the values named (warning)
 };
 [[nodiscard]] constexpr std::string_view to_string(check c) noexcept {
     switch (c) {
@@ -75,6 +76,7 @@ enum class check : std::uint8_t {
     case check::reading: return "reading";
     case check::profile_choice: return "profile_choice";
     case check::limit: return "limit";
+    case check::clamped: return "clamped";
     }
     return "?";
 }
@@ -208,11 +210,63 @@ struct session_plan {
     std::vector<provider_plan> providers;
 };
 
-/// StackCaching as written: WPR does not publish the unit of CacheSize (a reading warning says so).
+/// StackCaching as written: WPR does not publish the unit of CacheSize (a reading warning says so);
+/// etwctl reads it as KB (Microsoft's files write 3072, the kernel's minimum of 3 MiB, in KB).
 struct stack_caching_plan {
     std::uint32_t bucket_count = 0;
     std::uint32_t cache_size = 0;
 };
+
+/// What set<stack_caching> is sent for a StackCaching: CacheSize (KB) in bytes and BucketCount, each
+/// moved into the kernel's bounds as the kernel itself moves them (it clamps TRACE_STACK_CACHING_INFO's
+/// CacheSize to 3..50 MiB and BucketCount to 256..4096: public decompiled listings of ntoskrnl's
+/// EtwpEnableStackCaching). WPR applies a profile whose values are outside and the kernel clamps them
+/// silently (Microsoft's MSO-Scripts profiles write CacheSize 1024 and 2048); etwctl sends the clamped
+/// values itself and says so: `*_clamped` here, a check::clamped warning in the plan, and
+/// apply_result::clamped. 0 (the kernel's default, its minimum) is sent as 0 and is not a clamp.
+struct stack_cache_settings {
+    std::uint64_t written_bytes = 0; ///< CacheSize as written, read as KB, in bytes
+    std::uint32_t written_buckets = 0;
+    stack_cache_size size;           ///< sent
+    stack_cache_buckets buckets;     ///< sent
+    bool size_clamped = false;
+    bool buckets_clamped = false;
+    [[nodiscard]] constexpr bool clamped() const noexcept { return size_clamped || buckets_clamped; }
+};
+[[nodiscard]] constexpr stack_cache_settings stack_cache_settings_of(stack_caching_plan const& c) noexcept {
+    stack_cache_settings s;
+    s.written_bytes = std::uint64_t{c.cache_size} * 1024U;
+    s.written_buckets = c.bucket_count;
+    std::uint64_t bytes = s.written_bytes;
+    if (bytes != 0 && bytes < stack_cache_size_bounds.min) bytes = stack_cache_size_bounds.min;
+    if (bytes > stack_cache_size_bounds.max) bytes = stack_cache_size_bounds.max;
+    s.size = stack_cache_size{bytes};
+    s.size_clamped = bytes != s.written_bytes;
+    s.buckets = stack_cache_buckets{c.bucket_count == 0 ? 0U : stack_cache_bucket_bounds.clamp(c.bucket_count)};
+    s.buckets_clamped = s.buckets.count != c.bucket_count;
+    return s;
+}
+/// What the clamp of a StackCaching changed, naming the profile's values and the values sent ("" when
+/// nothing was clamped): "StackCaching CacheSize=1024 (KB) is below the kernel's minimum of 3072 KB
+/// (3 MiB): the kernel clamps it; applied as 3072 KB (3145728 bytes)".
+[[nodiscard]] inline std::string stack_cache_clamp_text(stack_caching_plan const& c) {
+    stack_cache_settings const s = stack_cache_settings_of(c);
+    std::string t;
+    if (s.size_clamped) {
+        bool const low = s.written_bytes < stack_cache_size_bounds.min;
+        std::uint64_t const kb = s.size.bytes / 1024U;
+        t = "StackCaching CacheSize=" + std::to_string(c.cache_size) + " (KB) is " + (low ? "below the kernel's minimum of " : "above the kernel's maximum of ") +
+            std::to_string(kb) + " KB (" + std::to_string(kb / 1024U) + " MiB): the kernel clamps it; applied as " + std::to_string(kb) +
+            " KB (" + std::to_string(s.size.bytes) + " bytes)";
+    }
+    if (s.buckets_clamped) {
+        bool const low = c.bucket_count < stack_cache_bucket_bounds.min;
+        if (!t.empty()) t += "; ";
+        t += "StackCaching BucketCount=" + std::to_string(c.bucket_count) + " is " + (low ? "below the kernel's minimum of " : "above the kernel's maximum of ") +
+             std::to_string(s.buckets.count) + ": the kernel clamps it; applied as " + std::to_string(s.buckets.count);
+    }
+    return t;
+}
 struct sampled_counter_plan {
     std::string source;                    ///< a profile-source name (find_profile_source on the machine)
     std::optional<std::uint32_t> interval; ///< Interval (1221..2147483647)

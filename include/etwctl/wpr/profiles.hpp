@@ -256,6 +256,10 @@ private:
                     res_.warn(check::reading, *sc,
                               "StackCaching CacheSize=" + std::to_string(caching.cache_size) +
                                   ": WPR does not publish the unit; the plan carries the number as written");
+                    // Outside the kernel's bounds: WPR applies it and the kernel clamps; etwctl applies the
+                    // clamped values and names them here (plan.hpp stack_cache_settings_of).
+                    if (std::string clamp = stack_cache_clamp_text(caching); !clamp.empty())
+                        res_.warn(check::clamped, *sc, std::move(clamp));
                 }
             }
             for (auto const& ch : c.children) {
@@ -621,32 +625,107 @@ inline xml_element const* choose_profile(document const& d, profile_request cons
 
 } // namespace detail
 
+namespace detail {
+
+/// The checks of the files as a whole (reading, the schema, the doc rules), findings to `out`; true when
+/// a profile of documents[0] can be looked at.
+inline bool check_documents(std::vector<document>& documents, std::vector<finding>& out) {
+    for (std::size_t i = 0; i < documents.size(); ++i) {
+        if (documents[i].root) stamp(*documents[i].root, i);
+        for (auto const& f : documents[i].findings) out.push_back(f);
+    }
+    for (auto const& d : documents) validate(d, out);
+    if (documents.empty()) return false;
+    check_doc_rules(documents[0], out);
+    if (has_errors(out) || !documents[0].root) return false;
+    for (auto const& c : documents[0].root->children)
+        if (c.name == "TraceMergeProperties" || c.name == "OnOffTransitionConfigurations")
+            out.push_back(finding_at(severity::warning, check::not_carried, documents[0].file, c,
+                                     "<" + c.name + "> is about saving traces or transition scenarios, not sessions (not carried)"));
+    return true;
+}
+
+/// One profile of checked documents, lowered: its own findings (resolving, choosing, lowering) to `out`;
+/// the plan when none of them is an error.
+inline std::optional<plan> lower_profile(std::vector<document> const& documents, profile_request const& request, std::vector<finding>& out) {
+    resolver res(documents, out);
+    xml_element const* profile = choose_profile(documents[0], request, out);
+    if (!profile) return std::nullopt;
+    lowerer l(res, request);
+    std::optional<plan> p = l.lower(*profile);
+    if (!p || has_errors(out)) return std::nullopt;
+    return p;
+}
+
+} // namespace detail
+
 /// Checks the documents ([0] the profile's file, then base files) against WPR's schema, chooses the
 /// requested profile in documents[0], resolves it and lowers it to a plan. The result has the plan
 /// when no finding is an error, and every finding in either case.
 [[nodiscard]] inline load_result make_plan(std::vector<document> documents, profile_request const& request) {
     load_result r;
-    for (std::size_t i = 0; i < documents.size(); ++i) {
-        if (documents[i].root) detail::stamp(*documents[i].root, i);
-        for (auto const& f : documents[i].findings) r.findings.push_back(f);
-    }
-    for (auto const& d : documents) validate(d, r.findings);
-    if (documents.empty()) return r;
-    check_doc_rules(documents[0], r.findings);
-    if (has_errors(r.findings) || !documents[0].root) return r;
-    for (auto const& c : documents[0].root->children)
-        if (c.name == "TraceMergeProperties" || c.name == "OnOffTransitionConfigurations")
-            r.findings.push_back(finding_at(severity::warning, check::not_carried, documents[0].file, c,
-                                            "<" + c.name + "> is about saving traces or transition scenarios, not sessions (not carried)"));
-    detail::resolver res(documents, r.findings);
-    xml_element const* profile = detail::choose_profile(documents[0], request, r.findings);
-    if (!profile) return r;
-    detail::lowerer l(res, request);
-    std::optional<plan> p = l.lower(*profile);
+    if (!detail::check_documents(documents, r.findings)) return r;
+    std::optional<plan> p = detail::lower_profile(documents, request, r.findings);
     if (!p || has_errors(r.findings)) return r;
     for (auto const& f : r.findings)
         if (f.level == severity::warning) p->warnings.push_back(f);
     r.plan = std::move(p);
+    return r;
+}
+
+/// One Profile of a file, checked on its own (wpr -check FILE without !Profile).
+struct profile_check {
+    profile_entry profile;         ///< as the file declares it (Id, Name, DetailLevel, LoggingMode, ...)
+    std::optional<wpr::plan> plan; ///< set when it can be applied (none of its findings is an error)
+    /// Its own findings (resolving its Base= chains and references, lowering); the files' findings,
+    /// shared by every profile, are in file_check::findings. plan->warnings holds both kinds of warning.
+    std::vector<finding> findings;
+    [[nodiscard]] bool ok() const noexcept { return plan.has_value(); }
+};
+
+/// Every Profile of a file, each lowered as if requested by its Id (so with its own DetailLevel and
+/// LoggingMode).
+struct file_check {
+    std::vector<finding> findings;       ///< the files' own: reading, schema, doc rules
+    std::vector<profile_check> profiles; ///< every Profile of documents[0], in the file's order
+    /// True when the files have no error, define at least one Profile, and every Profile can be applied.
+    [[nodiscard]] bool ok() const noexcept {
+        if (has_errors(findings) || profiles.empty()) return false;
+        for (auto const& p : profiles)
+            if (!p.ok()) return false;
+        return true;
+    }
+    /// The Ids of the profiles that cannot be applied, in the file's order.
+    [[nodiscard]] std::vector<std::string> failing() const {
+        std::vector<std::string> v;
+        for (auto const& p : profiles)
+            if (!p.ok()) v.push_back(p.profile.id);
+        return v;
+    }
+};
+
+/// make_plan for every Profile of documents[0] (the profile's file, then base files): the files are
+/// checked once; when they hold an error no profile is lowered (profiles is empty).
+[[nodiscard]] inline file_check make_plans(std::vector<document> documents, std::string const& session_prefix = profile_request{}.session_prefix) {
+    file_check r;
+    if (!detail::check_documents(documents, r.findings)) return r;
+    for (auto& entry : list_profiles(documents[0])) {
+        profile_check c;
+        profile_request q;
+        q.profile = entry.id;
+        q.level = entry.level;
+        q.mode = entry.mode;
+        q.session_prefix = session_prefix;
+        c.plan = detail::lower_profile(documents, q, c.findings);
+        if (c.plan) {
+            for (auto const& f : r.findings)
+                if (f.level == severity::warning) c.plan->warnings.push_back(f);
+            for (auto const& f : c.findings)
+                if (f.level == severity::warning) c.plan->warnings.push_back(f);
+        }
+        c.profile = std::move(entry);
+        r.profiles.push_back(std::move(c));
+    }
     return r;
 }
 

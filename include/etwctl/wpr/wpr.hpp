@@ -7,6 +7,8 @@
 //   wpr::load_result r = wpr::load_plan({"CPU.wprp", text}, {}, {.profile = "CPU-Dispatch", .mode = wpr::logging_mode::file});
 //   for (auto const& f : r.findings) std::fprintf(stderr, "%s\n", wpr::format(f).c_str());
 //   if (!r.plan) return 1;
+//   wpr::file_check all = wpr::load_plans({"CPU.wprp", text}, {});      // every Profile of the file
+//   for (auto const& p : all.profiles) if (!p.ok()) std::fprintf(stderr, "%s cannot be applied\n", p.profile.id.c_str());
 //
 // The pieces: plan.hpp (the plan and findings), document.hpp (the element tree), read.hpp (pugixml ->
 // tree), schema.hpp + validate.hpp (the schema's rules), resolve.hpp (Base= and Operation), profiles.hpp
@@ -48,6 +50,16 @@ struct source_file {
     docs.push_back(read_document(main.text, main.name));
     for (auto const& b : bases) docs.push_back(read_document(b.text, b.name));
     return make_plan(std::move(docs), request);
+}
+
+/// Reads, checks and lowers every Profile of `main` (wpr -check FILE without !Profile): the files'
+/// findings once, then each profile with its plan or its own errors (profiles.hpp make_plans).
+[[nodiscard]] inline file_check load_plans(source_file const& main, std::vector<source_file> const& bases,
+                                           std::string const& session_prefix = profile_request{}.session_prefix) {
+    std::vector<document> docs;
+    docs.push_back(read_document(main.text, main.name));
+    for (auto const& b : bases) docs.push_back(read_document(b.text, b.name));
+    return make_plans(std::move(docs), session_prefix);
 }
 
 /// A file's bytes, or nullopt when it cannot be read.
