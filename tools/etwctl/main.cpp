@@ -18,6 +18,8 @@
 #include "names.hpp"
 #include "output.hpp"
 #include "sim_machine.hpp"
+#include "sim_state.hpp"
+#include "commands/consume.hpp"
 #include "sources.hpp"
 
 namespace etwctl_tool {
@@ -32,13 +34,61 @@ bool xperf_form(command_line const& cl) {
 /// them rather than ignore them (interval set 10 --clamp must not look as if it clamped).
 int refuse_newer_options(context const& ctx) {
     static constexpr std::string_view newer[] = {"--options", "--intel", "--amd", "--arm", "--description", "--base",
-                                                 "--pid",     "--limit"}; // the last two: trace's (commands/trace.cpp)
+                                                 "--pid",     "--limit", "--duration"}; // trace's (commands/trace.cpp), consume's
     if (!ctx.cl.switches.empty()) return usage_error(ctx, "option " + ctx.cl.switches.front() + " does not apply here");
     for (auto const& [name, value] : ctx.cl.options)
         for (auto n : newer)
             if (name == n) return usage_error(ctx, "option " + name + " does not apply here");
     return exit_ok;
 }
+
+/// pmc's forms: SESSION --counters ..., owners, add NAME ..., remove ID|NAME.
+int cmd_pmc_forms(context const& ctx, tool_kernel& k, json_object& out) {
+    auto const& p = ctx.cl.positional;
+    std::string const sub = p.size() >= 2 ? p[1] : std::string();
+    if (sub == "add") return cmd_pmc_add(ctx, k, out);
+    if (sub == "remove") return cmd_pmc_remove(ctx, k, out);
+    return p.size() == 2 && sub == "owners" ? cmd_pmc_owners(ctx, k, out) : cmd_pmc(ctx, k, out);
+}
+
+int cmd_wpr_if_built(context const& ctx, [[maybe_unused]] tool_kernel& k, [[maybe_unused]] json_object& out) {
+#if defined(ETWCTL_TOOL_WPR)
+    return cmd_wpr(ctx, k, out);
+#else
+    return usage_error(ctx, "the wpr command is not in this build: it reads .wprp files with pugixml, which this build "
+                            "(a cross build) does not have; use a native build of etwctl");
+#endif
+}
+
+/// The commands that talk to a kernel, by the name `helps` (cli.hpp) lists them under ("xperf": the
+/// xperf forms). main() runs the others itself, before any kernel is chosen: kernel_free_commands.
+struct kernel_command {
+    std::string_view name;
+    int (*run)(context const&, tool_kernel&, json_object&);
+};
+constexpr kernel_command kernel_commands[] = {
+    {"profile-sources", cmd_profile_sources}, {"interval", cmd_interval}, {"stackwalk", cmd_stackwalk},
+    {"flags", cmd_flags},                     {"pmc", cmd_pmc_forms},     {"stackcache", cmd_stackcache},
+    {"lbr", cmd_lbr},                         {"limits", cmd_limits},     {"version", cmd_version},
+    {"xperf", cmd_xperf},                     {"session", cmd_session},   {"wpr", cmd_wpr_if_built}};
+constexpr std::string_view kernel_free_commands[] = {"help", "list", "decode-handle", "trace"};
+
+/// `helps` is what the tool accepts and lists in --help: each entry must run (a table above), and each
+/// command that runs must be in `helps` (else it could be neither reached nor listed).
+constexpr bool every_command_dispatched() {
+    for (auto const& h : helps) {
+        bool found = false;
+        for (auto const& c : kernel_commands) found = found || c.name == h.name;
+        for (auto n : kernel_free_commands) found = found || n == h.name;
+        if (!found) return false;
+    }
+    for (auto const& c : kernel_commands)
+        if (!find_help(c.name)) return false;
+    for (auto n : kernel_free_commands)
+        if (!find_help(n)) return false;
+    return true;
+}
+static_assert(every_command_dispatched(), "a command in helps (cli.hpp) without a handler here, or the reverse");
 
 int dispatch(context& ctx, tool_kernel& k, json_object& out) {
     std::string_view const c = ctx.command;
@@ -47,36 +97,14 @@ int dispatch(context& ctx, tool_kernel& k, json_object& out) {
                              (ctx.cl.positional[1] == "add" || ctx.cl.positional[1] == "remove"));
     if (!checks_own)
         if (int const rc = refuse_newer_options(ctx); rc != exit_ok) return rc;
-    if (c == "profile-sources") return cmd_profile_sources(ctx, k, out);
-    if (c == "interval") return cmd_interval(ctx, k, out);
-    if (c == "stackwalk") return cmd_stackwalk(ctx, k, out);
-    if (c == "flags") return cmd_flags(ctx, k, out);
-    if (c == "pmc") {
-        auto const& p = ctx.cl.positional;
-        std::string const sub = p.size() >= 2 ? p[1] : std::string();
-        if (sub == "add") return cmd_pmc_add(ctx, k, out);
-        if (sub == "remove") return cmd_pmc_remove(ctx, k, out);
-        return p.size() == 2 && sub == "owners" ? cmd_pmc_owners(ctx, k, out) : cmd_pmc(ctx, k, out);
-    }
-    if (c == "stackcache") return cmd_stackcache(ctx, k, out);
-    if (c == "lbr") return cmd_lbr(ctx, k, out);
-    if (c == "limits") return cmd_limits(ctx, k, out);
-    if (c == "version") return cmd_version(ctx, k, out);
-    if (c == "xperf") return cmd_xperf(ctx, k, out);
-    if (c == "session") return cmd_session(ctx, k, out);
-    if (c == "wpr") {
-#if defined(ETWCTL_TOOL_WPR)
-        return cmd_wpr(ctx, k, out);
-#else
-        return usage_error(ctx, "the wpr command is not in this build: it reads .wprp files with pugixml, which this build "
-                                "(a cross build) does not have; use a native build of etwctl");
-#endif
-    }
-    return exit_usage;
+    for (auto const& command : kernel_commands)
+        if (command.name == c) return command.run(ctx, k, out);
+    return usage_error(ctx, "'" + ctx.command + "' is listed but not dispatched (a defect of etwctl: please report it)");
 }
 
+/// `changed`: set when a call of the command took effect (--sim=STATEFILE journals such commands).
 template <class Inner>
-int run(context& ctx, Inner& machine) {
+int run(context& ctx, Inner& machine, bool* changed = nullptr) {
     kernel_ref<Inner> inner(machine);
     tool_kernel k(inner, ctx.cl.dry_run);
     json_object out;
@@ -89,6 +117,8 @@ int run(context& ctx, Inner& machine) {
     if (ctx.cl.dry_run || ctx.cl.trace)
         if (auto r = read_sources(inner)) rows = *r;
     int const rc = dispatch(ctx, k, out);
+    if (changed)
+        for (auto const& r : k.requests()) *changed = *changed || changes_machine(r);
     std::string requests; // --json with --dry-run / --trace: the requests as a JSON array
 
     if (ctx.cl.dry_run || ctx.cl.trace) {
@@ -128,6 +158,17 @@ int run(context& ctx, Inner& machine) {
     return rc;
 }
 
+/// One command on the state file's machine (sim_state.cpp runs the journal's and the new one with it).
+int run_state_command(context& ctx, sim_state_machine& m, bool& changed) {
+    if (is_session_consume(ctx)) {
+        std::uint64_t const before = m.clock_ms();
+        int const rc = cmd_session_consume(ctx, &m);
+        changed = m.clock_ms() != before; // it ran: the machine's clock moved and the session's buffers were read
+        return rc;
+    }
+    return run(ctx, m, &changed);
+}
+
 int print_help(command_help const& h) {
     std::cout << "usage: " << h.usage << "\n\n" << h.text << "\n";
     return exit_ok;
@@ -138,14 +179,25 @@ int print_help(command_help const& h) {
 
 int main(int argc, char** argv) {
     using namespace etwctl_tool;
-    command_line const cl = parse_command_line(argc, argv);
+    // --sim=STATEFILE and --sim-advance MS (sim_state.hpp) are taken out first.
+    sim_state_args const state = split_sim_state_args(argc, argv);
+    std::vector<std::string> rest = state.rest;
+    std::vector<char*> rest_argv;
+    for (auto& a : rest) rest_argv.push_back(a.data());
+    command_line cl = parse_command_line(static_cast<int>(rest_argv.size()), rest_argv.data());
+    if (!state.state_file.empty()) cl.sim = true;
     bool const xperf = xperf_form(cl);
     context ctx{cl, xperf ? std::string("xperf") : cl.positional.empty() ? std::string() : cl.positional[0]};
     if (!cl.error.empty()) return usage_error(ctx, cl.error);
+    if (!state.error.empty()) return usage_error(ctx, state.error);
+    if (ctx.command.empty() && !state.state_file.empty() && !cl.help) // --sim=FILE [--sim-advance MS]: the machine's status
+        return run_with_state(ctx, state, run_state_command);
+    if (state.advance_given && (ctx.command == "trace" || ctx.command == "list" || ctx.command == "decode-handle" || ctx.command == "help"))
+        return usage_error(ctx, "--sim-advance does not apply to " + ctx.command + " (no machine involved): run etwctl --sim=FILE --sim-advance MS first");
     if (ctx.command.empty() || ctx.command == "help") {
         if (cl.positional.size() > 1)
             if (auto const* h = find_help(cl.positional[1])) return print_help(*h);
-        (cl.help || ctx.command == "help" ? std::cout : std::cerr) << general_help;
+        (cl.help || ctx.command == "help" ? std::cout : std::cerr) << general_help();
         return cl.help || ctx.command == "help" ? exit_ok : exit_usage;
     }
     auto const* help = find_help(ctx.command);
@@ -165,6 +217,9 @@ int main(int argc, char** argv) {
         if (rc == exit_ok && cl.json) std::cout << out.text() << "\n";
         return rc;
     }
+
+    if (!state.state_file.empty()) return run_with_state(ctx, state, run_state_command);
+    if (is_session_consume(ctx)) return cmd_session_consume(ctx, nullptr); // on Windows, or a one-command machine
 
 #if defined(_WIN32)
     if (!cl.sim) {

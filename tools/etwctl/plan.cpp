@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 #include "etwctl/error.hpp"
 #include "etwctl/names/flags.hpp"
 #include "etwctl/names/groups.hpp"
 #include "etwctl/rules.hpp"
 
+#include "cli.hpp"
 #include "names.hpp"
 #include "text.hpp"
 
@@ -271,7 +273,7 @@ plan parse_xperf_line(std::vector<std::string> const& a, plan_error& error) {
     parser ps{a, error};
     error = {};
     p.groups.emplace_back(); // the options before any -start: the NT Kernel Logger or -session's session
-    std::vector<std::string> seen; // the current group's options, for repeats
+    std::vector<std::pair<std::string, std::string>> seen; // the current group's options and their values, for repeats
     auto open = [&](group_kind kind, std::string const& by) {
         group g;
         g.kind = kind;
@@ -305,12 +307,17 @@ plan parse_xperf_line(std::vector<std::string> const& a, plan_error& error) {
         } else if (opt == "-pmcsources") {
             p.pmcsources = true;
         } else if (opt == "-session") {
-            if (p.session) return ps.fail("-session given twice ('" + *p.session + "' and '" + (ps.value() ? a[ps.i] : "") + "')"), p;
+            if (p.session) return ps.fail(option_given_twice("-session", *p.session, ps.value() ? a[ps.i] : "")), p;
             auto const* v = ps.value();
             if (!v) return ps.fail("-session needs a value"), p;
             p.session = *v;
         } else if (opt == "-setprofint") {
-            if (p.setprofint) return ps.fail("-setprofint given twice: the interval is machine-wide, give it once"), p;
+            if (p.setprofint) {
+                std::string second;
+                while (ps.i + 1 < a.size() && !is_option(a[ps.i + 1])) second += (second.empty() ? "" : " ") + a[++ps.i];
+                std::string const first = p.setprofint->source.empty() ? p.setprofint->value : p.setprofint->value + " " + p.setprofint->source;
+                return ps.fail(option_given_twice(name, first, second) + "; the interval is machine-wide"), p;
+            }
             // -setprofint N [SOURCE], or -setprofint SOURCE N as scripts write it for counters.
             auto const* first = ps.value();
             if (!first) return ps.fail("-setprofint needs an interval"), p;
@@ -331,12 +338,23 @@ plan parse_xperf_line(std::vector<std::string> const& a, plan_error& error) {
                 return ps.fail(name + " cannot be changed on a running session: ControlTrace UPDATE changes only the log file (-f), "
                                "-FlushTimer, -MaxBuffers, real-time mode (-RealTime) and the kernel flags (-on); stop and start it instead"),
                        p;
-            if (opt != "-stackwalk" && std::find(seen.begin(), seen.end(), opt) != seen.end())
-                return ps.fail(name + " given twice for " + (g.opened_by.empty() ? std::string("the same session") : g.opened_by +
-                               (g.name.empty() ? std::string() : " " + g.name)) + ": give it once (a second one would silently replace the first)"),
+            std::size_t const at = ps.i;
+            auto const values = [&] { // the option's values as written (after parse_group_option took them)
+                std::string v;
+                for (std::size_t j = at + 1; j <= ps.i; ++j) v += (v.empty() ? "" : " ") + a[j];
+                return v;
+            };
+            auto const earlier = std::find_if(seen.begin(), seen.end(), [&](auto const& s) { return s.first == opt; });
+            if (opt != "-stackwalk" && earlier != seen.end()) {
+                group scratch = g; // the second one's values, for the message
+                if (!parse_group_option(ps, opt, scratch)) return p;
+                return ps.fail(option_given_twice(name, earlier->second, values(),
+                                                  g.opened_by.empty() ? std::string("the same session")
+                                                                      : g.opened_by + (g.name.empty() ? std::string() : " " + g.name))),
                        p;
-            seen.push_back(opt);
+            }
             if (!parse_group_option(ps, opt, g)) return p;
+            seen.emplace_back(opt, values());
         } else {
             std::vector<std::string_view> names(std::begin(known_options), std::end(known_options));
             names.push_back("-d");
@@ -346,20 +364,22 @@ plan parse_xperf_line(std::vector<std::string> const& a, plan_error& error) {
         }
     }
 
-    // The options before any -start: a running session's changes, or (with a session setting) the
-    // NT Kernel Logger started as xperf starts it. Nothing there: no such group.
+    // The options before any -start start the NT Kernel Logger, as xperf's do (its -start help: "If
+    // LoggerName, or -start LoggerName, is omitted, the kernel logger is implied"), with or without a
+    // session setting; with -session (etwctl's own) they change that running session instead.
+    // Nothing there: no such group.
     group& first = p.groups.front();
     if (first.on.empty() && first.stackwalk.empty() && !first.pmc && !first.settings.any()) {
         if (p.session) return ps.fail("-session names the session -on / -stackwalk / -pmc change: give at least one of them"), p;
         p.groups.erase(p.groups.begin());
-    } else if (first.settings.any()) {
-        if (p.session)
+    } else if (p.session) {
+        if (first.settings.any())
             return ps.fail("-session names a running session, and " + std::string(first.settings.file ? "-f" : "a session setting") +
                            " starts one: give -start NAME for a new session, or -update NAME to change a running one"),
                    p;
-        first.kind = group_kind::start;
-    } else if (p.session) {
         first.name = *p.session;
+    } else {
+        first.kind = group_kind::start;
     }
 
     // Each session once: two groups for one session would apply in an order nobody wrote down.

@@ -20,8 +20,8 @@ namespace etwctl_tool {
 
 /// What a group does to its session.
 enum class group_kind {
-    running, ///< options before any -start: change the running session (NT Kernel Logger or -session)
-    start,   ///< -start [NAME], or options before any -start that include a session setting (-f, -BufferSize, ...)
+    running, ///< options before any -start with -session NAME: change that running session
+    start,   ///< -start [NAME], or the options before any -start without -session (the NT Kernel Logger, as in xperf)
     update,  ///< -update [NAME]: ControlTrace UPDATE and the -on / -stackwalk / -pmc changes
     flush,   ///< -flush [NAME] [-f FILE]
     stop,    ///< -stop [NAME]

@@ -17,6 +17,7 @@
 #include "etwctl/kernel/concept.hpp"
 #include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/request/logger_query.hpp"
+#include "etwctl/session/checks.hpp"
 #include "etwctl/session/layouts.hpp"
 #include "etwctl/session/text.hpp"
 #include "etwctl/status_codes.hpp"
@@ -134,7 +135,8 @@ public:
 
     // ---- the session calls (etwctl::session_kernel) ----
     // In a dry run only the reads are sent (QueryAllTracesW, ControlTraceW QUERY); StartTraceW answers
-    // with a placeholder handle (logger id 0, which no session has) that later requests of the run carry.
+    // with a placeholder handle (logger id 0, which no session has) that later requests of the run carry,
+    // except for the NT Kernel Logger, whose handle is known: 0x000000000000FFFF.
 
     /// The provider as written, for the next EnableTraceEx2's record (provider_name).
     void note_provider_name(std::string name) { provider_name_ = std::move(name); }
@@ -159,10 +161,28 @@ public:
         return false;
     }
 
+    /// StartTraceW of the NT Kernel Logger: its name, or (another name) Wnode.Guid SystemTraceControlGuid,
+    /// as the session model decides (testing/sim_sessions.hpp).
+    static bool starts_kernel_logger(etwctl::wide_char const* name, void const* props) noexcept {
+        if (name) {
+            std::size_t n = 0;
+            while (n <= etwctl::limits::max_session_name_length && name[n] != 0) ++n;
+            auto const by_name = etwctl::reserved_session_of_name(std::basic_string_view<etwctl::wide_char>(name, n));
+            if (by_name != etwctl::reserved_session::none) return by_name == etwctl::reserved_session::nt_kernel_logger;
+        }
+        if (!props) return false;
+        etwctl::wnode_header w;
+        std::memcpy(&w, props, sizeof w);
+        return etwctl::reserved_session_of_guid(w.guid) == etwctl::reserved_session::nt_kernel_logger;
+    }
+
     std::uint32_t start_trace_w(std::uint64_t* handle, etwctl::wide_char const* name, void* props) noexcept {
         auto& r = add_session(etwctl::session_function::start_trace_w, name, props, false);
         if (dry_run_) {
-            std::uint64_t const h = (std::uint64_t{placeholders_.size()} + 1) << 32;
+            // The NT Kernel Logger's handle is known before the call: KERNEL_LOGGER_ID, 0xFFFF, in the low
+            // word (docs/choices.md, "The NT Kernel Logger's id"); any other session's is made up.
+            std::uint64_t const h = starts_kernel_logger(name, props) ? std::uint64_t{etwctl::limits::kernel_logger_id}
+                                                                      : (std::uint64_t{placeholders_.size()} + 1) << 32;
             placeholders_.push_back(h);
             if (handle) *handle = h;
             r.session.handle = h;

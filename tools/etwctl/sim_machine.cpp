@@ -25,20 +25,26 @@ inline constexpr std::uint32_t older_windows_codes[] = {0x25, 0x29, 0x2A, 0x2B, 
 }
 
 bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
+    char const* env = std::getenv("ETWCTL_SIM");
+    return configure_sim(k, env ? std::string_view(env) : std::string_view{}, false, error);
+}
+
+bool configure_sim(etwctl::sim::kernel& k, std::string_view spec_text, bool booted, std::string& error) {
     std::string_view flags = sim_default_flags;
     bool no_privilege = false;
     bool privilege_disabled = false; // held in the token, not enabled: the tool enables it (as on Windows)
     std::string_view pmc_events;
     std::vector<std::string_view> custom_sources;            // custom-pmc=NAME
     std::vector<std::pair<std::uint16_t, bool>> stack_caches; // (logger, unified): stack-cache=N, unified-stack-cache=N
-    std::string spec;
-    if (char const* env = std::getenv("ETWCTL_SIM")) spec = env;
-    bool kernel_logger = true;
+    std::string const spec(spec_text);
+    bool kernel_logger = !booted; // a state file's fresh machine: nobody started the NT Kernel Logger yet
+    bool asked_kernel_logger = false;
     std::uint64_t filler_sessions = 0;
     std::size_t filler_sources = 0;
     for (std::string_view r = spec; !r.empty();) { // the NT Kernel Logger first (its id), unless asked not to
         auto const comma = r.find(',');
-        kernel_logger = kernel_logger && r.substr(0, comma) != "no-kernel-logger";
+        asked_kernel_logger = asked_kernel_logger || r.substr(0, comma) == "kernel-logger";
+        kernel_logger = (kernel_logger || asked_kernel_logger) && r.substr(0, comma) != "no-kernel-logger";
         r = comma == std::string_view::npos ? std::string_view{} : r.substr(comma + 1);
     }
     if (kernel_logger) k.start_kernel_logger();
@@ -59,7 +65,7 @@ bool configure_sim(etwctl::sim::kernel& k, std::string& error) {
         }
         std::uint64_t n = 0;
         if (key == "no-privilege") no_privilege = true;
-        else if (key == "no-kernel-logger") continue; // read above
+        else if (key == "no-kernel-logger" || key == "kernel-logger") continue; // read above
         else if (key == "not-elevated") k.sessions().set_elevated(false);
         else if (key == "max-loggers" && parse_uint(value, 64, n) && n >= 1) k.sessions().set_max_loggers(static_cast<std::uint32_t>(n));
         else if (key == "sessions" && parse_uint(value, 63, n)) filler_sessions = n;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "etwctl/testing/sim_kernel.hpp"
 
@@ -17,6 +18,10 @@ namespace etwctl_tool {
 /// (a custom counter already added under NAME); for sessions: no-kernel-logger (the NT Kernel Logger does
 /// not run), sessions=N (N more real-time sessions "sim logger <id>"), max-loggers=N (the machine's limit,
 /// 1..64), not-elevated (a user outside Administrators and Performance Log Users).
+/// kernel-logger: the NT Kernel Logger runs (a state file's fresh machine has none: --sim=STATEFILE).
 bool configure_sim(etwctl::sim::kernel& k, std::string& error);
+/// The same from a given spec (ETWCTL_SIM's value); `booted`: a state file's fresh machine, where the NT
+/// Kernel Logger does not run unless the spec has kernel-logger (sim_state.hpp).
+bool configure_sim(etwctl::sim::kernel& k, std::string_view spec, bool booted, std::string& error);
 
 } // namespace etwctl_tool

@@ -39,6 +39,31 @@ char const* kind_name(etwctl::session_kind k) {
     return "";
 }
 
+/// xperf's default log files, from its documentation of -f (Windows Performance Toolkit, xperf "start"
+/// options on learn.microsoft.com): "The default is \Kernel.etl for kernel traces and \User.etl for user
+/// traces". A path at the root of the current drive: on Windows, StartTraceW resolves it there as it does
+/// for xperf; the simulated kernel keeps the name as given and writes no file (docs/tool.md).
+constexpr std::string_view xperf_kernel_file = "\\Kernel.etl";
+constexpr std::string_view xperf_user_file = "\\User.etl";
+
+/// Where a -start group's events go: its -f; nothing (in memory or real time: -Buffering, -RealTime);
+/// else xperf's default file. A system logger (a named session with kernel work) has no documented
+/// default: `undocumented`, refused by prepare_plan rather than guessed.
+struct destination {
+    std::string_view file;     ///< empty: no log file
+    bool defaulted = false;    ///< the file is xperf's default (no -f)
+    bool undocumented = false; ///< no -f, and no source states xperf's default for this kind of session
+};
+
+destination destination_of(group const& g) {
+    auto const& s = g.settings;
+    if (s.file) return {*s.file};
+    if (s.real_time || s.buffering) return {};
+    if (g.kernel_logger()) return {xperf_kernel_file, true};
+    if (system_logger(g)) return {{}, false, true};
+    return {xperf_user_file, true};
+}
+
 /// The -start group as a session configuration (names point into the plan, which outlives it).
 etwctl::session_config config_of(group const& g) {
     using etwctl::session_config;
@@ -46,8 +71,9 @@ etwctl::session_config config_of(group const& g) {
                        : system_logger(g) ? session_config::system_logger(g.name)
                                           : session_config::user(g.name);
     auto const& s = g.settings;
-    if (s.file || s.mode || s.max_file) {
-        std::string_view const path = s.file ? std::string_view(*s.file) : std::string_view();
+    destination const d = destination_of(g);
+    if (!d.file.empty() || s.mode || s.max_file) {
+        std::string_view const path = d.file;
         etwctl::file_size const max = s.max_file ? etwctl::file_size::megabytes(*s.max_file) : etwctl::file_size{};
         switch (s.mode.value_or(file_mode::sequential)) {
         case file_mode::sequential: c = c.file_sequential(path, max); break;
@@ -76,8 +102,7 @@ std::string config_hint(etwctl::rule r) {
     case etwctl::rule::session_mode_needs_maximum_file_size: return "add -MaxFile MB (the file's limit)";
     case etwctl::rule::session_mode_needs_log_file: return "add -f FILE";
     case etwctl::rule::session_newfile_needs_percent_d: return "give -f a name with one %d, e.g. -f trace_%d.etl";
-    case etwctl::rule::session_no_destination:
-        return "add -f FILE, -RealTime or -Buffering (xperf would write \\kernel.etl or \\user.etl at the drive's root)";
+    case etwctl::rule::session_no_destination: return "add -f FILE, -RealTime or -Buffering";
     case etwctl::rule::session_log_file_mode_conflict:
         return "-Buffering keeps events in memory (no -f; save them with -flush NAME -f FILE); -FileMode Append does not take -RealTime";
     case etwctl::rule::session_buffer_size_out_of_range: return "give -BufferSize in KB, 4..16384";
@@ -111,8 +136,9 @@ std::string handle_label(group const& g, etwctl::session_handle h, tool_kernel c
 }
 
 /// A refusal of the typed API, reported with describe()'s message (the values and the fix).
-int report_error(context const& ctx, std::error_code const& ec, std::string const& what, std::string const& session) {
-    failure f{exit_code_of(ec), ec, what + ": " + etwctl::describe(ec), {}, session_hint(ec)};
+int report_error(context const& ctx, std::error_code const& ec, std::string const& what, std::string const& session,
+                 std::string hint = {}) {
+    failure f{exit_code_of(ec), ec, what + ": " + etwctl::describe(ec), {}, hint.empty() ? session_hint(ec) : std::move(hint)};
     f.details.str("session", session);
     return report_failure(ctx, f);
 }
@@ -182,7 +208,19 @@ int apply_start(context const& ctx, tool_kernel& k, group const& g, std::vector<
     etwctl::session_config const config = config_of(g);
     std::string const name = session_name(g);
     auto started = etwctl::start_session(etwctl::session_kernel_ref(k), config);
-    if (!started) return report_error(ctx, started.error(), "cannot start " + g.label(), name);
+    if (!started) {
+        // The NT Kernel Logger runs already: StartTraceW answers ERROR_ALREADY_EXISTS, and so does xperf
+        // ("NT Kernel Logger: Cannot create a file when that file already exists", microsoft/WSL#538).
+        std::error_code const ec = started.error();
+        bool const kernel_logger_runs = g.kernel_logger() && ec.category() == etwctl::win32_category() &&
+                                        static_cast<std::uint32_t>(ec.value()) == etwctl::win32::already_exists;
+        return report_error(ctx, ec, "cannot start " + g.label(), name,
+                            kernel_logger_runs ? "the NT Kernel Logger runs already (one per machine; -on without -start starts it, as "
+                                                 "xperf's does): stop it first (etwctl -stop), or change the running one (etwctl "
+                                                 "-session kernel -on FLAGS, or etwctl -update -on FLAGS)"
+                                               : std::string());
+    }
+    destination const d = destination_of(g);
     etwctl::session_adjustments const adjusted = started->adjusted();
     etwctl::session_handle const h = (*started).release(); // the session outlives the tool, as xperf's do
     run.sessions.push_back({name, h.value});
@@ -192,7 +230,7 @@ int apply_start(context const& ctx, tool_kernel& k, group const& g, std::vector<
     json_object step;
     step.str("command", "start").str("session", name).str("kind", kind_name(config.kind())).str("handle", hex(h.value, 16));
     step.num("logger", h.logger().value);
-    if (!config.log_file().empty()) step.str("log_file", *g.settings.file);
+    if (!d.file.empty()) step.str("log_file", std::string(d.file)).boolean("log_file_default", d.defaulted);
     std::vector<std::string> aj;
     for (auto const& a : adjusted)
         aj.push_back(json_object().str("setting", etwctl::session_setting_name(a.setting)).num("requested", a.requested).num("effective", a.effective).text());
@@ -200,7 +238,7 @@ int apply_start(context const& ctx, tool_kernel& k, group const& g, std::vector<
     if (!ctx.cl.json) {
         std::cout << "started " << s.text;
         if (config.kind() != etwctl::session_kind::nt_kernel_logger) std::cout << ": " << kind_name(config.kind());
-        if (g.settings.file) std::cout << ", file " << *g.settings.file;
+        if (!d.file.empty()) std::cout << ", file " << d.file << (d.defaulted ? " (xperf's default: no -f)" : "");
         if (g.settings.real_time) std::cout << ", real time";
         if (g.settings.buffering) std::cout << ", buffering (in memory)";
         std::cout << "\n";
@@ -396,6 +434,17 @@ int prepare_plan(context const& ctx, plan const& p, prepared_plan& out) {
                 id = found.id;
             }
             out.providers[i].push_back(id);
+        }
+        if (g.kind == group_kind::start && destination_of(g).undocumented) {
+            std::error_code const ec = etwctl::make_error_code(etwctl::rule::session_no_destination);
+            failure f{exit_refused, ec,
+                      "cannot start " + g.label() +
+                          ": a system logger (kernel work on a named session) without -f, -RealTime or -Buffering, and no "
+                          "source states the file xperf writes for one (its documentation of -f gives \\Kernel.etl for kernel "
+                          "traces, the NT Kernel Logger's, and \\User.etl for user traces); nothing was sent",
+                      {}, config_hint(etwctl::rule::session_no_destination)};
+            f.details.str("session", session_name(g));
+            return report_failure(ctx, f);
         }
         if (g.kind == group_kind::start)
             if (auto const problem = config_of(g).complete(); problem.broken != etwctl::rule::ok) {

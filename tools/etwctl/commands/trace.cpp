@@ -26,6 +26,7 @@
 
 #include "../names.hpp"
 #include "../trace_analysis.hpp"
+#include "../trace_dump.hpp"
 #include "../trace_input.hpp"
 #include "commands.hpp"
 
@@ -38,27 +39,15 @@ namespace trace = etwctl::trace;
 
 // ---- options ------------------------------------------------------------------------------------------
 
-/// --events: kernel hooks (by name or 0x id) and TraceLogging event names.
-struct event_filter {
-    std::vector<bool> hooks;          // indexed by hook id; empty when no kernel name was given
-    std::vector<std::string> names;   // TraceLogging event names (matched case-insensitively)
-    bool active() const { return !hooks.empty() || !names.empty(); }
-    bool matches(trace::record const& r) const {
-        if (r.has_hook()) return !hooks.empty() && hooks[r.hook().value];
-        if (names.empty()) return false;
-        trace::tl_event_metadata md;
-        if (!tt::tracelogging_metadata(r, md)) return false;
-        for (auto const& n : names)
-            if (iequals(n, md.name())) return true;
-        return false;
-    }
-};
+// event_filter: trace_dump.hpp (session consume filters with it too).
 
 std::string_view trim_blanks(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
     return s;
 }
+
+} // namespace
 
 /// NAME,NAME,... ('+' joins too, as the stack-walk lists do): kernel names as names/events.hpp has them
 /// (case-insensitive, aliases included: kernel_record_hook), hook ids as 0x0F2E, and TraceLogging event
@@ -113,6 +102,8 @@ bool parse_event_filter(std::string_view text, event_filter& out, std::string& e
     }
     return true;
 }
+
+namespace {
 
 struct trace_options {
     std::string path;
@@ -247,6 +238,9 @@ void append_time(std::string& out, trace::event const& e, trace::clock const& cl
     else tt::append_uint(out, e.timestamp());
 }
 
+} // namespace
+
+// write_json_event / write_text_event: declared in trace_dump.hpp (session consume prints with them).
 void write_json_event(std::string& out, trace::event const& e, tt::event_ids ids, trace::clock const& clock,
                       std::vector<std::uint64_t>& frames) {
     auto const& r = e.rec();
@@ -368,6 +362,8 @@ void write_text_event(std::string& out, trace::event const& e, tt::event_ids ids
     if (!frames.empty()) out += "  stack: " + std::to_string(frames.size()) + " frames";
     out += '\n';
 }
+
+namespace {
 
 int run_dump(context const& ctx, opened_trace& t, trace_options const& o) {
     bool const json = ctx.cl.json;

@@ -23,11 +23,10 @@ namespace {
 
 int parse_wpr_args(context const& ctx, wpr_args& a) {
     auto const& p = ctx.cl.positional; // p[0] == "wpr"
-    static constexpr std::string_view verbs[] = {"-start", "-stop", "-cancel", "-status", "-profiles", "-check"};
     for (std::size_t i = 1; i < p.size(); ++i) {
         std::string const& w = p[i];
         bool verb = false;
-        for (auto v : verbs) verb = verb || iequals(w, v);
+        for (auto v : wpr_verbs) verb = verb || iequals(w, v); // cli.hpp: --help lists each
         if (verb) {
             if (!a.verb.empty()) return usage_error(ctx, "give one verb: " + a.verb + " and " + w);
             a.verb = w;
@@ -49,7 +48,13 @@ int parse_wpr_args(context const& ctx, wpr_args& a) {
     if (a.verb.empty()) return usage_error(ctx, "expected -start, -stop, -cancel, -status, -profiles or -check");
     bool const needs_target = a.verb == "-start" || a.verb == "-stop" || a.verb == "-profiles" || a.verb == "-check";
     if (needs_target && a.target.empty())
-        return usage_error(ctx, a.verb + (a.verb == "-stop" ? " needs OUT.etl" : a.verb == "-profiles" ? " needs FILE" : " needs FILE!Profile"));
+        return usage_error(ctx, a.verb + (a.verb == "-stop"       ? " needs OUT.etl"
+                                          : a.verb == "-profiles" ? " needs FILE"
+                                          : a.verb == "-check"    ? " needs FILE[!Profile]"
+                                                                  : " needs FILE!Profile"));
+    if (a.verb == "-check" && a.file_mode && a.target.find('!') == std::string::npos)
+        return usage_error(ctx, "-filemode chooses the File version of one profile (FILE!Profile); -check FILE checks every "
+                                "profile of the file as it is declared");
     if (a.verb == "-cancel" && !a.target.empty()) return usage_error(ctx, "-cancel takes no file");
     if (a.file_mode && a.verb != "-start" && a.verb != "-check" && a.verb != "-status")
         return usage_error(ctx, "-filemode applies to -start, -check and -status only");
@@ -149,11 +154,14 @@ int wpr_start(context const& ctx, tool_kernel& k, wpr_args const& a, json_object
                           << ", has " << adj.effective << "\n";
         }
     }
+    std::vector<std::string> cj; // values sent clamped into the kernel's bounds (the plan's [clamped] warning says so on stderr)
+    for (auto const& c : r.clamped)
+        cj.push_back(json_object().str("session", c.session).str("setting", c.setting).num("written", c.written).num("applied", c.applied).text());
     r.profile.release(); // the sessions run on after the tool, as wpr -start's do (etwctl wpr -stop / -cancel)
     if (!ctx.cl.json)
         std::cout << p->profile_id << ": " << sj.size() << (sj.size() == 1 ? " session" : " sessions") << " running"
                   << (warnings.empty() ? std::string() : "; " + std::to_string(warnings.size()) + " warnings on stderr") << "\n";
-    out.str("profile", p->profile_id).raw("sessions", json_array(sj)).raw("warnings", json_array(warnings));
+    out.str("profile", p->profile_id).raw("sessions", json_array(sj)).raw("clamped", json_array(cj)).raw("warnings", json_array(warnings));
     return exit_ok;
 }
 

@@ -1,5 +1,6 @@
 // etwctl wpr: reading a profile (load_wpr_plan, with its findings), -profiles (what a file defines) and
-// -check (validate, print the plan, exit 0 when it can be applied); the plan as text and as JSON.
+// -check (validate, print the plan, exit 0 when it can be applied: FILE!Profile one profile, FILE every
+// profile of the file); the plan as text and as JSON.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -184,7 +185,87 @@ void print_plan(wpr::plan const& p) {
     for (auto const& s : p.event_sessions) print_session(s);
 }
 
+namespace {
+
+/// The findings as JSON objects.
+std::vector<std::string> findings_json(std::vector<wpr::finding> const& v, wpr::severity level) {
+    std::vector<std::string> out;
+    for (auto const& f : v)
+        if (f.level == level) out.push_back(finding_json(f));
+    return out;
+}
+
+std::string count_text(std::size_t n, char const* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
+
+/// wpr -check FILE (no !Profile): every Profile of the file, each with its plan (or its errors) and its
+/// own warnings; the files' own findings once, on stderr. Exit 0 when every profile can be applied.
+int wpr_check_file(context const& ctx, wpr_args const& a, json_object& out) {
+    auto const text = wpr::read_text_file(a.target);
+    if (!text) return usage_error(ctx, "cannot read the profile file '" + a.target + "'");
+    std::vector<wpr::source_file> bases;
+    for (auto const& b : a.bases) {
+        auto t = wpr::read_text_file(b);
+        if (!t) return usage_error(ctx, "cannot read the base file (--base) '" + b + "'");
+        bases.push_back({b, std::move(*t)});
+    }
+    wpr::file_check const r = wpr::load_plans({a.target, *text}, bases);
+    for (auto const& f : r.findings) std::cerr << "etwctl: " << ctx.command << ": " << wpr::format(f) << "\n";
+    std::vector<std::string> pj;
+    for (auto const& pc : r.profiles) {
+        auto const& e = pc.profile;
+        std::vector<std::string> const errors = findings_json(pc.findings, wpr::severity::error);
+        std::vector<std::string> const warnings = findings_json(pc.findings, wpr::severity::warning);
+        json_object o;
+        o.str("id", e.id).str("name", e.name).str("detail_level", wpr::to_string(e.level)).str("logging_mode", wpr::to_string(e.mode));
+        o.boolean("ok", pc.ok());
+        if (pc.plan) o.raw("plan", plan_json(*pc.plan));
+        pj.push_back(o.raw("warnings", json_array(warnings)).raw("errors", json_array(errors)).text());
+        if (ctx.cl.json) continue;
+        if (pc.plan) print_plan(*pc.plan);
+        else std::cout << a.target << "!" << e.name << "." << wpr::to_string(e.level) << " (" << wpr::to_string(e.mode) << " mode, Id " << e.id << ")\n";
+        for (auto const& f : pc.findings) std::cout << "  " << wpr::format(f) << "\n";
+        std::cout << "  " << e.id << (pc.ok() ? ": can be applied (" + count_text(warnings.size(), "warning") + ")"
+                                            : ": cannot be applied (" + count_text(errors.size(), "error") + ")") << "\n";
+    }
+    std::vector<std::string> const file_warnings = findings_json(r.findings, wpr::severity::warning);
+    std::vector<std::string> const file_errors = findings_json(r.findings, wpr::severity::error);
+    if (r.ok()) {
+        if (!ctx.cl.json)
+            std::cout << a.target << ": every one of its " << count_text(r.profiles.size(), "profile") << " can be applied\n";
+        out.str("file", a.target).raw("profiles", json_array(pj)).raw("warnings", json_array(file_warnings));
+        return exit_ok;
+    }
+    std::vector<std::string> const failing = r.failing();
+    std::string message;
+    if (!file_errors.empty()) {
+        message = "the file cannot be applied: " + count_text(file_errors.size(), "error") + " in " + a.target + " (no profile was checked)";
+    } else if (r.profiles.empty()) {
+        message = a.target + " defines no <Profile>: nothing to apply";
+    } else {
+        message = std::to_string(failing.size()) + " of the " + count_text(r.profiles.size(), "profile") + " in " + a.target +
+                  " cannot be applied: ";
+        for (std::size_t i = 0; i < failing.size(); ++i) message += (i ? ", " : "") + failing[i];
+    }
+    std::cerr << "etwctl: " << ctx.command << ": " << message << "\n";
+    std::vector<std::string> fj;
+    for (auto const& id : failing) fj.push_back(json_string(id));
+    if (ctx.deferred)
+        *ctx.deferred = json_failure{true, exit_refused, json_object().str("kind", "refused").str("message", message).text(),
+                                     json_object()
+                                         .str("file", a.target)
+                                         .raw("failing", json_array(fj))
+                                         .raw("profiles", json_array(pj))
+                                         .raw("findings", json_array(file_errors))
+                                         .raw("warnings", json_array(file_warnings))
+                                         .text(),
+                                     {}};
+    return exit_refused;
+}
+
+} // namespace
+
 int wpr_check(context const& ctx, wpr_args const& a, json_object& out) {
+    if (a.target.find('!') == std::string::npos) return wpr_check_file(ctx, a, out);
     std::optional<wpr::plan> p;
     std::vector<std::string> warnings;
     if (int const rc = load_wpr_plan(ctx, a, p, warnings); rc != exit_ok) return rc;

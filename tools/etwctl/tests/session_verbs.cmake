@@ -9,7 +9,7 @@ etwctl_tool_test(xperf_bad_name_after_on RC 1 ARGS --trace -on PROC_THREAD -stac
 etwctl_tool_test(xperf_bad_name_after_on_json RC 1 ARGS --dry-run --json -on PROC_THREAD -stackwalk ProfileFoo
                  STDOUT "{\"ok\":false,\"exit_code\":1,\"error\":{\"kind\":\"usage\"" "\"requests\":[]}")
 # A failure after a call took effect: exit 4, the calls named (stderr and --json "applied").
-etwctl_tool_test(xperf_partial_json RC 4 ARGS --json --trace -on PROC_THREAD -pmc TotalCycles CSwitch
+etwctl_tool_test(xperf_partial_json RC 4 ARGS --json --trace -session kernel -on PROC_THREAD -pmc TotalCycles CSwitch
                  STDOUT "{\"ok\":false,\"exit_code\":4," "\"rule\":\"pmc_event_group_not_enabled\""
                         "\"applied\":[\"#1 NtSetSystemInformation(SystemPerformanceTraceInformation, 0x30 bytes): class 0x01 EventTraceGroupMaskInformation\"]"
                         "\"requests\":[{\"call\":\"NtSetSystemInformation(SystemPerformanceTraceInformation, 0x30 bytes)\"")
@@ -109,6 +109,8 @@ etwctl_tool_requests_test(session_samply_dry_run RC 0 ARGS --dry-run ${samply_st
                                 StartTraceW NtSetSystemInformation NtSetSystemInformation StartTraceW EnableTraceEx2
                           FILES kernel.etl user.etl
                           STDOUT "\"call\":\"StartTraceW(SessionName=\\\"SamplySession\\\", Properties: 4248 bytes)\",\"sent\":false"
+                                 "\"session\":\"NT Kernel Logger\",\"handle\":\"0x000000000000FFFF\""
+                                 "\"bytes\":\"0100000000000000ffff000000000000" "\"bytes\":\"0600000000000000ffff000000000000"
                                  "\"session\":\"SamplySession\",\"handle\":\"0x0000000200000000\",\"control_code\":1")
 etwctl_tool_test(session_dry_run_existing RC 0 SIM "logger=5:My Session" ARGS --dry-run -start "My Session" -on *Foo -f s.etl
                  STDOUT "started 'My Session' (dry run: not started): user session, file s.etl"
@@ -178,7 +180,11 @@ etwctl_tool_test(session_circular_ok RC 0 ARGS --dry-run -start S -on *Foo -f s.
 etwctl_tool_test(session_newfile_percent_d RC 2 ARGS -start S -on *Foo -f s.etl -FileMode NewFile -MaxFile 10
                  STDERR "rule session_newfile_needs_percent_d")
 etwctl_tool_test(session_buffering_file RC 2 ARGS -start S -on *Foo -f s.etl -Buffering STDERR "rule session_log_file_mode_conflict" "EVENT_TRACE_BUFFERING_MODE")
-etwctl_tool_test(session_no_destination RC 2 ARGS -start S -on *Foo STDERR "rule session_no_destination")
+# No -f: a user session logs to xperf's default \User.etl (issue 35 item 3); a system logger has no
+# documented default file, so it alone is refused.
+etwctl_tool_test(session_no_destination RC 2 ARGS -start S -on PROC_THREAD STDERR "rule session_no_destination" "no source states")
+etwctl_tool_test(session_user_default_file RC 0 ARGS session start S -on *Foo
+                 STDOUT "started 'S'" "user session, file \\User.etl (xperf's default: no -f)")
 etwctl_tool_test(session_not_elevated RC 3 SIM not-elevated ARGS -start S -on *Foo -f s.etl
                  STDERR "Windows: ERROR_ACCESS_DENIED (Win32 5)" "hint: run elevated")
 etwctl_tool_test(session_already_runs RC 3 SIM "user-logger=5:S" ARGS -start S -on *Foo -f s.etl

@@ -80,12 +80,23 @@ etwctl_tool_json_test(wpr_stop_skips_path_name_json RC 4
     SIM "logger=5:${wpr_system},user-logger=6:WPR_initiated_WprApp_x/../evil" ARGS wpr -stop out/merged.etl
     FIELDS "details/sessions#=2" "details/sessions/0/stopped=ON" "details/sessions/1/stopped=OFF" "details/sessions/1/log_file="
            "details/files#=1")
-# Issue 34 item 8: a stack cache outside the kernel's bounds is refused before the first call (exit 2 is
-# true); a rule's refusal after calls were sent (a counter that is not a PMC, refused by setup_pmc) rolls
-# back and exits 4, the calls sent listed in `applied` and `details/sent`.
-etwctl_tool_json_test(wpr_start_stack_cache_refused RC 2 ARGS --dry-run wpr -start "${wpr_data}/stack_cache_too_small.wprp!Tool"
-    FIELDS "ok=OFF" "exit_code=2" "requests#=0" "error/rule=stack_cache_out_of_bounds" "details/step=check"
-    STDERR "StackCaching CacheSize 1024 bytes is outside the kernel's [3145728, 52428800]" "nothing was sent")
+# Issue 35 item 4: a stack cache below the kernel's minimum (CacheSize="1024", as Microsoft's MSO-Scripts
+# FileDiskIO profile writes) is applied clamped to 3 MiB, as the kernel would clamp it, with a warning that
+# names both values: the stack-caching request carries CacheSize 0x00300000.
+etwctl_tool_json_test(wpr_start_stack_cache_clamped RC 0 ARGS --dry-run wpr -start "${wpr_data}/stack_cache_too_small.wprp!Tool"
+    FIELDS "ok=ON" "requests#=6" "clamped#=1" "clamped/0/setting=StackCaching CacheSize" "clamped/0/written=1048576"
+           "clamped/0/applied=3145728" "warnings#=2" "warnings/1/check=clamped" "warnings/1/line=11"
+           # class 0x10, the handle, Enabled 1, CacheSize 3145728 (0x300000), BucketCount 256
+           "requests/3/bytes=1000000000000000000000000100000001000000000030000001000000000000"
+    STDERR "warning: <StackCaching>: StackCaching CacheSize=1024 (KB) is below the kernel's minimum of 3072 KB (3 MiB): the kernel clamps it; applied as 3072 KB (3145728 bytes) [clamped]")
+etwctl_tool_test(wpr_start_stack_cache_clamped_text RC 0 ARGS wpr -start "${wpr_data}/stack_cache_too_small.wprp!Tool"
+    STDOUT "started '${wpr_system}' (logger 1): in memory" "Tool.Verbose.Memory: 2 sessions running; 2 warnings on stderr"
+    STDERR "CacheSize=1024 (KB) is below the kernel's minimum of 3072 KB (3 MiB)")
+etwctl_tool_test(wpr_check_stack_cache_clamped RC 0 ARGS wpr -check "${wpr_data}/stack_cache_too_small.wprp!Tool"
+    STDOUT "stack caching 1024 KB, 256 buckets" "the profile can be applied (2 warnings)"
+    STDERR "applied as 3072 KB (3145728 bytes) [clamped]")
+# A rule's refusal after calls were sent (a counter that is not a PMC, refused by setup_pmc) rolls back
+# and exits 4, the calls sent listed in `applied` and `details/sent`.
 etwctl_tool_json_test(wpr_start_rule_after_sent RC 4 ARGS wpr -start "${wpr_data}/counter_not_pmc.wprp!Tool"
     FIELDS "ok=OFF" "exit_code=4" "error/kind=partial" "error/rule=pmc_counter_not_pmc" "details/step=setup_pmc"
            "details/sent#=4" "details/rolled_back#=1" "details/rolled_back/0=${wpr_system}" "applied#=4")
@@ -140,9 +151,44 @@ etwctl_tool_json_test(wpr_check_base_file RC 0 ARGS wpr -check "${wpr_lib_data}/
     FIELDS "ok=ON" "plan/profile=ConsoleTest.Verbose.File")
 etwctl_tool_test(wpr_check_broken RC 2 ARGS wpr -check "${wpr_data}/broken_keyword.wprp!Tool" STDERR "'CSwich'")
 
+# Issue 35 item 5: -check FILE (no !Profile) checks every profile of the file, each with its plan and its
+# warnings; exit 0 when every one can be applied, else 2 naming the ones that cannot.
+etwctl_tool_test(wpr_check_file_all_ok RC 0 ARGS wpr -check "${wpr_data}/sample.wprp"
+    STDOUT "sample.wprp!Tool.Verbose (File mode, Id Tool.Verbose.File)" "Tool.Verbose.File: can be applied (0 warnings)"
+           "sample.wprp!Tool.Verbose (Memory mode, Id Tool.Verbose.Memory)" "Tool.Verbose.Memory: can be applied (0 warnings)"
+           "sample.wprp: every one of its 2 profiles can be applied")
+etwctl_tool_json_test(wpr_check_file_all_ok_json RC 0 ARGS wpr -check "${wpr_data}/sample.wprp"
+    FIELDS "ok=ON" "profiles#=2" "profiles/0/id=Tool.Verbose.File" "profiles/0/ok=ON" "profiles/0/plan/profile=Tool.Verbose.File"
+           "profiles/0/plan/system/session/log_file_mode=0x02000001" "profiles/1/id=Tool.Verbose.Memory" "profiles/1/logging_mode=Memory"
+           "profiles/1/plan/system/session/log_file_mode=0x02000400" "profiles/1/errors#=0" "warnings#=0")
+etwctl_tool_test(wpr_check_file_some_fail RC 2 ARGS wpr -check "${wpr_data}/multi_profile.wprp"
+    STDOUT "CPU.Light.Memory: can be applied (0 warnings)"
+           "stack caching 2048 KB, 256 buckets"
+           "warning: <StackCaching>: StackCaching CacheSize=2048 (KB) is below the kernel's minimum of 3072 KB (3 MiB)"
+           "CPU.Verbose.Memory: can be applied (2 warnings)"
+           "error: <EventProviderId>: 'Prov_Missing' names no <EventProvider>" "IO.Verbose.Memory: cannot be applied (1 error)"
+    STDERR "warning: <Profiles>: several profile Names (CPU, IO)"
+           "1 of the 3 profiles in ${wpr_data}/multi_profile.wprp cannot be applied: IO.Verbose.Memory")
+etwctl_tool_json_test(wpr_check_file_some_fail_json RC 2 ARGS wpr -check "${wpr_data}/multi_profile.wprp"
+    FIELDS "ok=OFF" "exit_code=2" "error/kind=refused" "details/failing#=1" "details/failing/0=IO.Verbose.Memory"
+           "details/profiles#=3" "details/profiles/0/ok=ON" "details/profiles/0/detail_level=Light"
+           "details/profiles/1/ok=ON" "details/profiles/1/warnings#=2" "details/profiles/1/warnings/1/check=clamped"
+           "details/profiles/1/plan/profile=CPU.Verbose.Memory"
+           "details/profiles/2/ok=OFF" "details/profiles/2/errors#=1" "details/profiles/2/errors/0/check=reference_unknown"
+           "details/warnings#=1" "details/warnings/0/check=doc_rule")
+# A file whose own checks fail: no profile is checked, the error named.
+etwctl_tool_test(wpr_check_file_broken RC 2 ARGS wpr -check "${wpr_data}/broken_keyword.wprp"
+    STDERR "'CSwich'" "the file cannot be applied: 1 error in")
+# FILE!Profile still checks one profile; -filemode chooses one profile's version, so it needs !Profile.
+etwctl_tool_json_test(wpr_check_one_of_many RC 0 ARGS wpr -check "${wpr_data}/multi_profile.wprp!CPU.Light"
+    FIELDS "ok=ON" "plan/profile=CPU.Light.Memory")
+etwctl_tool_test(wpr_check_file_filemode RC 1 ARGS wpr -check "${wpr_data}/sample.wprp" -filemode
+    STDERR "-filemode chooses the File version of one profile (FILE!Profile)")
+
 # ---- usage ----
 etwctl_tool_test(wpr_no_verb RC 1 ARGS wpr "${wpr_data}/sample.wprp" STDERR "expected -start, -stop, -cancel, -status, -profiles or -check")
 etwctl_tool_test(wpr_start_no_file RC 1 ARGS wpr -start STDERR "-start needs FILE!Profile")
+etwctl_tool_test(wpr_check_no_file RC 1 ARGS wpr -check STDERR "-check needs FILE[!Profile]")
 etwctl_tool_test(wpr_cancel_base RC 1 ARGS wpr -cancel --base x.wprp STDERR "--base applies to -start, -check and -status only")
 etwctl_tool_test(wpr_missing_file RC 1 ARGS wpr -start nowhere.wprp!Tool STDERR "cannot read the profile file 'nowhere.wprp'")
 etwctl_tool_test(wpr_missing_base_file RC 1 ARGS wpr -check "${wpr_data}/sample.wprp!Tool" --base nowhere.wprp
