@@ -1,5 +1,6 @@
-// The etwctl demo: configure the NT Kernel Logger of a simulated machine the way a sampling profiler
-// does, read the configuration back, and show what was sent and what the kernel now holds.
+// The etwctl demo: start the NT Kernel Logger of a simulated machine and configure it the way a sampling
+// profiler does, read the configuration back, show what was sent and what the kernel now holds, and stop
+// it with its statistics. (scripts/demo.sh then records on a simulated machine and reads the events back.)
 //   - call stacks on SampledProfile, CSwitch and ReadyThread
 //   - kernel groups PROC_THREAD + LOADER + PROFILE + CSWITCH + DISPATCHER + PMC_PROFILE
 //   - 8 kHz timer sampling (the interval is machine-global and restored on exit)
@@ -17,6 +18,7 @@
 
 #include "etwctl/compat.hpp" // the drop-in functions (opt-in)
 #include "etwctl/etwctl.hpp"
+#include "etwctl/sessions.hpp"
 #include "etwctl/testing/sim_kernel.hpp"
 
 namespace {
@@ -51,10 +53,19 @@ void hex_dump(std::span<std::byte const> bytes) {
 } // namespace
 
 int main() {
-    // The machine: a simulated kernel with an NT Kernel Logger in system-logger mode.
+    // The machine: a simulated kernel, no session running.
     auto kernel = std::make_unique<sim::kernel>(); // ~160 KiB of fixed-size state: keep it off the stack
-    session_handle const session = kernel->start_kernel_logger();
     std::printf("etwctl demo (simulated kernel)\n\n");
+
+    // The session: the NT Kernel Logger, real time, 1 MiB buffers. It stops when `logger` goes out of
+    // scope; stop() below returns its final statistics.
+    auto logger = start_session(*kernel, session_config::nt_kernel_logger().real_time().buffer(buffer_size::megabytes(1)));
+    if (!logger) {
+        std::printf("start_session: %s\n", describe(logger.error()).c_str());
+        return 1;
+    }
+    session_handle const session = logger->handle();
+    std::printf("started the NT Kernel Logger (handle 0x%llx)\n", static_cast<unsigned long long>(session.value));
 
     // What a sampling profiler asks for, in xperf's names; every name is checked and encoded at
     // compile time (a misspelt or repeated name does not compile and says which one).
@@ -68,7 +79,7 @@ int main() {
     auto const previous = query<sampled_profile_interval>(*kernel);
     check(previous.has_value(), "read the current timer interval");
 
-    std::printf("configuring the NT Kernel Logger (session 0x%llx)\n", static_cast<unsigned long long>(session.value));
+    std::printf("configuring it\n");
     expect_ok(set<system_trace_enable_flags>(*kernel, session, groups), "set<system_trace_enable_flags>");
     expect_ok(set<stack_tracing>(*kernel, session, stacks), "set<stack_tracing> (3 events)");
     expect_ok(set<sampled_profile_interval>(*kernel, profile_source::time, eight_khz), "set<sampled_profile_interval> 8 kHz");
@@ -88,6 +99,11 @@ int main() {
     std::size_t index = 0, counter_request = 0, event_request = 0;
     for (auto const& r : kernel->requests()) {
         ++index;
+        if (r.is_session_call) { // StartTraceW, ControlTraceW, ...: the properties block as sent, Win32's answer
+            std::printf("  %s, %u bytes -> Win32 %d\n", session_function_name(r.session).data(), r.length, r.status);
+            hex_dump(r.bytes);
+            continue;
+        }
         if (r.function == kernel_function::nt_set_system_information &&
             r.kernel_class == static_cast<std::uint32_t>(event_trace_information_class::profile_counter_list))
             counter_request = index;
@@ -161,6 +177,12 @@ int main() {
     // Machine-global state is restored, as a well-behaved tool does.
     if (previous)
         expect_ok(set<sampled_profile_interval>(*kernel, profile_source::time, *previous), "restore the timer interval");
+
+    // Stopping returns the final statistics: lost events are reported, never silent.
+    stop_report const stopped = logger->stop();
+    std::printf("\nstopped the NT Kernel Logger: %u buffers written, %u events lost\n", stopped.statistics.buffers_written,
+                stopped.statistics.events_lost);
+    check(static_cast<bool>(stopped), "stopped, nothing lost");
 
     std::printf("\n%s\n", failures == 0 ? "demo: the kernel holds what was asked for" : "demo: MISMATCH");
     return failures == 0 ? 0 : 1;

@@ -23,9 +23,34 @@ echo
 
 # The same controls from the shell: the etwctl tool (here on the simulated kernel; on Windows the real one).
 tool=./build/demo/tools/etwctl/etwctl
-run() { echo; echo "\$ etwctl $*"; "$tool" "$@" 2>&1 || echo "(exit code $?)"; }
+run() { echo; echo "\$ etwctl $*"; "$tool" "$@" 2>&1; }
+refused() { # a deliberate mistake: the tool must refuse it (exit code 2, the rule named)
+    echo; echo "\$ etwctl $*   # a deliberate mistake"
+    local rc=0
+    "$tool" "$@" 2>&1 || rc=$?
+    if [ "$rc" -ne 2 ]; then echo "demo: expected a refusal (exit code 2), got $rc" >&2; exit 1; fi
+    echo "(refused, as intended: exit code 2)"
+}
 run profile-sources
 run --dry-run stackwalk kernel SampledProfile+CSwitch+ReadyThread
 run interval set 8kHz
-run pmc kernel --counters TotalCycles,InstructionRetired --events ReadyThread
+run pmc kernel --counters TotalCycles,InstructionRetired --events CSwitch
+refused pmc kernel --counters TotalCycles --events ReadyThread
 run decode-handle 0x0000000500040005
+
+# The whole loop on a simulated machine that lives across commands (--sim=STATEFILE): start the NT Kernel
+# Logger with xperf's line, let the machine run, stop it with its statistics, read the file back.
+work=build/demo/recording
+rm -rf "$work" && mkdir -p "$work"
+state=$work/machine.sim
+echo
+echo "---- recording on the simulated machine ($state) ----"
+run --sim="$state" interval set 8kHz
+run --sim="$state" -on PROC_THREAD+LOADER+PROFILE+CSWITCH -stackwalk Profile+CSwitch -f "$work/kernel.etl"
+run --sim="$state" --sim-advance 250
+run --sim="$state" -stop
+run trace stats "$work/kernel.etl"
+run trace dump "$work/kernel.etl" --events SampledProfile --limit 4
+run trace dump "$work/kernel.etl" --events SampledProfile --limit 1 --json
+echo; echo "\$ etwctl trace stacks $work/kernel.etl   # the 3 hottest stacks, folded (flame-graph input)"
+"$tool" trace stacks "$work/kernel.etl" 2>/dev/null | awk '{print $NF "\t" $0}' | sort -rn | head -n 3 | cut -f2-
