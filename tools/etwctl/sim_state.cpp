@@ -526,6 +526,7 @@ void sim_state_machine::on_stopping(std::uint64_t handle, etwctl::wide_char cons
         r->started = true;
         r->started_ms = clock_ms_;
     }
+    r->recorder->reconfigure(); // what this command changed before it stops the session
     r->recorder->stop(); // the session's statistics get its lost events before the kernel reports them
     if (etwctl::sim::logger_record* rec = k_->sessions().find(id)) // BuffersWritten: the buffers in the file
         rec->properties.buffers_written = static_cast<std::uint32_t>(r->recorder->counts().buffers);
@@ -605,6 +606,11 @@ void sim_state_machine::end_command() {
             r->recorder->start();
             r->started = true;
             r->started_ms = clock_ms_;
+        } else {
+            // a session recording before this command takes what the command changed (the interval, the
+            // flags, the stack list, the PMC lists apply to a running session from the moment they are
+            // set, as on Windows); nothing changed: nothing happens. Replayed commands too: the same machine
+            r->recorder->reconfigure();
         }
     if (replaying_) return;
     for (auto& r : recordings_)

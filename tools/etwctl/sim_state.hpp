@@ -98,8 +98,9 @@ public:
     /// A command begins: relative log-file names are taken from `cwd`; while replaying nothing is
     /// written to disk and nothing is printed.
     void begin_command(std::string cwd, bool replaying);
-    /// The command ended: the recorders of the sessions it started start; files being written are
-    /// brought up to date on disk (not while replaying).
+    /// The command ended: the recorders of the sessions it started start, the others take what it changed
+    /// (sim::recorder::reconfigure(), replaying too); files being written are brought up to date on disk
+    /// (not while replaying).
     void end_command();
     /// Lets the workload run `ms` simulated milliseconds: every recorder, one millisecond at a time
     /// (FlushTimer flushes included).

@@ -11,7 +11,8 @@
 //     rec.add_provider({.id = my_guid, .events = my_events, .events_per_ms = 5}); // EnableTraceEx2 decides
 //     rec.start(); rec.advance(20); rec.stop(); // then ControlTrace(STOP) reports the losses
 //
-// What the configuration implies (the recorder reads it from the sim's state when it starts):
+// What the configuration implies (the recorder reads it from the sim's state when it starts, and again
+// at each reconfigure(): see "While recording" below):
 //  - the group mask (set<system_trace_enable_flags>, or EnableFlags in the session's properties):
 //    PROCESS / THREAD / LOADER -> Process, Thread and Image DCStart rundown at start and DCEnd at stop
 //    (the processes, threads and images alive at that moment), and as the workload changes (its
@@ -51,6 +52,18 @@
 //    record (EVENT_HEADER32 / 64 by the session's pointer size) in the writing processor's buffer, with its
 //    extended items (SID, TS_ID, STACK_TRACE32 / 64, a TraceLogging provider's PROV_TRAITS and
 //    EVENT_SCHEMA_TL; SDK evntcons.h, Chappell "EVENT_HEADER"), then the user data.
+// While recording, reconfigure() takes the session's configuration as the sim holds it then: on Windows
+// the sampling interval (machine-global), the group mask (TraceSetInformation
+// TraceSystemTraceEnableFlagsInfo, ControlTrace UPDATE), the stack list and the PMC settings apply to a
+// running session from the moment they are set (Microsoft Learn "TraceSetInformation",
+// "TRACE_INFO_CLASS"). The events after the call follow the new configuration; with the PROFILE group on,
+// a changed interval is logged as ProfileSetInterval (0x0F48: Source, NewInterval, OldInterval,
+// SourceName; NTWMI PERFINFO_SAMPLED_PROFILE_CONFIG) and each processor's next sample comes one tick
+// after the change, then every new interval; PROFILE turned on logs the interval rundown CollectionStart,
+// turned off CollectionEnd (model choice: a consumer always knows the interval of the samples it reads);
+// a changed PMC counter list logs PmcCounterConfig again; a group turned on gets no rundown at that
+// moment (model choice: the DCEnd rundown at stop names what runs then); the header buffer's group-mask
+// extension keeps the masks of the start (it describes the start, also when rewritten at stop).
 // Model choices (no source gives the kernel's behaviour; marked "model choice" below): the logger writes `write_buffers_per_ms` queued buffers per simulated
 // millisecond (0: all, at once), so small or few buffers against a high event rate lose events, as on
 // Windows; an event and its stack record are reserved together (never split across buffers); the clock
@@ -614,7 +627,7 @@ public:
     static constexpr hook_id thread_dc_start{0x0503}, thread_dc_end{0x0504};
     static constexpr hook_id image_load{0x030A}, image_unload{0x1402};
     static constexpr hook_id image_dc_start{0x1403}, image_dc_end{0x1404};
-    static constexpr hook_id sampled_profile{0x0F2E}, pmc_counter_config{0x0F30};
+    static constexpr hook_id sampled_profile{0x0F2E}, pmc_counter_config{0x0F30}, set_interval{0x0F48};
     static constexpr hook_id collection_start{0x0F49}, collection_end{0x0F4A};
     static constexpr hook_id cswitch{0x0524}, ready_thread{0x0532};
     static constexpr hook_id stack_walk{0x1820}, stack_key_rundown{0x1824}, stack_key_user{0x1826};
@@ -646,7 +659,7 @@ public:
 
     /// Whether the session exists and the storage suffices (else every call does nothing).
     bool valid() const noexcept { return ok_; }
-    /// The group masks the recorder records for (read when constructed and again at start()).
+    /// The group masks the recorder records for (read when constructed, at start() and at reconfigure()).
     group_mask const& masks() const noexcept { return masks_; }
     recorded_counts const& counts() const noexcept { return counts_; }
     /// The simulated time since start, in 100 ns units.
@@ -668,9 +681,10 @@ public:
     /// (DCStart), the interval rundown and the PMC configuration.
     void start() noexcept {
         if (!ok_ || started_) return;
-        // the configuration as it is now (a snapshot: a later UPDATE or list is not seen, model choice)
+        // the configuration as it is now (a later change is taken by reconfigure())
         if (!k_->sessions().find(logger_)) return;
         read_configuration(*k_, logger_);
+        header_masks_ = masks_;
         started_ = true;
         for (std::size_t c = 0; c < processors(); ++c) {
             next_sample_[c] = 1; // phase: one tick after the start, then every interval
@@ -681,8 +695,38 @@ public:
         next_change_ = w_->draw_change_delay();
         write_header_buffer();
         rundown(true);
-        if (profile_on()) interval_event(collection_start);
+        if (profile_on()) interval_event(collection_start, interval_);
         if (pmc_count_ != 0) pmc_config_event();
+    }
+
+    /// While recording: takes the session's configuration as the sim holds it now (the group masks, the
+    /// stack list, stack caching, the PMC counter and event lists, the Timer source's interval), as Windows
+    /// applies a change to a running session from the moment it is made. The events from now_ on follow
+    /// it; a changed interval (PROFILE on) writes ProfileSetInterval, PROFILE turned on CollectionStart and
+    /// turned off CollectionEnd, a changed PMC counter list PmcCounterConfig; a thread readied before
+    /// DISPATCHER was turned on gets no ReadyThread (its switch a tick later does). Nothing changed: nothing
+    /// happens (calling it after every command is safe). The buffers, the file and the log-file mode stay
+    /// as the session started. Before start() or after stop(): does nothing.
+    void reconfigure() noexcept {
+        if (!ok_ || !started_ || stopped_ || !k_->sessions().find(logger_)) return;
+        bool const profile_was = profile_on();
+        group_mask const old_masks = masks_;
+        std::uint32_t const old_interval = interval_;
+        std::uint32_t old_counters[max_pmc_counters] = {};
+        std::size_t const old_count = pmc_count_;
+        for (std::size_t i = 0; i < pmc_count_; ++i) old_counters[i] = pmc_counters_[i];
+        event_trace_properties const kept = props_; // only EnableFlags is configuration here
+        read_configuration(*k_, logger_);
+        kept_properties(kept);
+        if (masks_.enables(perf::dispatcher) && !old_masks.enables(perf::dispatcher)) dispatcher_on_at_ = now_;
+        bool const profile_is = profile_on();
+        if (profile_is && (!profile_was || interval_ != old_interval)) restart_samples();
+        if (profile_is && !profile_was) interval_event(collection_start, interval_);
+        else if (!profile_is && profile_was) interval_event(collection_end, old_interval);
+        else if (profile_is && interval_ != old_interval) interval_event(set_interval, old_interval);
+        bool counters_changed = old_count != pmc_count_;
+        for (std::size_t i = 0; i < pmc_count_ && !counters_changed; ++i) counters_changed = old_counters[i] != pmc_counters_[i];
+        if (counters_changed && pmc_count_ != 0) pmc_config_event();
     }
 
     /// Lets the workload run `milliseconds` of simulated time, recording what the configuration implies.
@@ -717,9 +761,9 @@ public:
     /// EventsLost, BuffersLost); the session's statistics updated (what ControlTrace STOP returns).
     void stop() noexcept {
         if (!ok_ || !started_ || stopped_) return;
-        if (profile_on()) interval_event(collection_end);
+        if (profile_on()) interval_event(collection_end, interval_);
         rundown(false);
-        if (caching_) key_rundown();
+        key_rundown(); // the keys referenced (none unless stack caching was on at some time)
         stopped_ = true;
         for (std::size_t c = 0; c < processors(); ++c)
             if (at_[c] > trace::buffer_header_size) queue(c);
@@ -747,6 +791,17 @@ private:
     std::size_t processors() const noexcept { return w_->options().processors; }
     std::uint8_t p() const noexcept { return o_.pointer_size; }
     bool profile_on() const noexcept { return masks_.enables(perf::profile) && interval_ != 0; }
+    /// The session's properties as started, but for the configuration reconfigure() takes (EnableFlags).
+    void kept_properties(event_trace_properties const& kept) noexcept {
+        std::uint32_t const flags = props_.enable_flags;
+        props_ = kept;
+        props_.enable_flags = flags;
+    }
+    /// The profile timer programmed anew (reconfigure()): each processor's next sample one tick after
+    /// the change and after the processor's latest event (its order in the buffer), then every interval.
+    void restart_samples() noexcept {
+        for (std::size_t c = 0; c < processors(); ++c) next_sample_[c] = (now_ > last_[c] ? now_ : last_[c]) + 1;
+    }
 
     void read_configuration(kernel const& k, std::uint16_t id) noexcept {
         stack_count_ = pmc_event_count_ = pmc_count_ = 0;
@@ -821,7 +876,8 @@ private:
             // the new thread is readied just before the switch (a tick earlier, never before the
             // processor's previous event): an event's stack is found by its timestamp
             std::uint64_t const ready_at = t - 1 < last_[c] ? last_[c] : t - 1;
-            live_event(c, ready_thread, 2, ready_at, ready, old, v, {frames, n});
+            // a thread readied before DISPATCHER was turned on (reconfigure()) is not logged
+            if (ready_at >= dispatcher_on_at_) live_event(c, ready_thread, 2, ready_at, ready, old, v, {frames, n});
         }
         if (masks_.enables(perf::context_switch)) {
             std::byte sw[0x18] = {};
@@ -1173,15 +1229,16 @@ private:
         counts_.add(h);
         if (n != 0) write_stack(0, ts, by, v, {frames, n});
     }
-    void interval_event(hook_id h) noexcept {
-        // SampledProfile interval rundown, version 3: Source, NewInterval, OldInterval, SourceName
+    void interval_event(hook_id h, std::uint32_t old_interval) noexcept {
+        // SampledProfile interval rundown or change, version 3: Source, NewInterval, OldInterval, SourceName
+        // (the rundown: both the interval in force)
         std::string_view const source = name_of(profile_source::time);
         std::size_t const size = 0x10 + 0x0C + 2 * (source.size() + 1);
         if (!reserve(0, align8(size))) return;
         std::byte* const b = perfinfo(0, h, 3, o_.start_qpc + now_, size, 0) + 0x10;
         put<std::uint32_t>(b, 0, 0);
         put<std::uint32_t>(b, 4, interval_);
-        put<std::uint32_t>(b, 8, interval_);
+        put<std::uint32_t>(b, 8, old_interval);
         for (std::size_t i = 0; i < source.size(); ++i) put<std::uint16_t>(b, 0x0C + 2 * i, static_cast<std::uint8_t>(source[i]));
         counts_.add(h);
     }
@@ -1305,11 +1362,11 @@ private:
         for (char16_t ch : log_file()) put<std::uint16_t>(l, (o += 2) - 2, ch);
         at += align8(header);
         if (!stopped_) counts_.add(header_hook);
-        // the group masks in force (ETW_KERNEL_HEADER_EXTENSION, version 2)
+        // the group masks in force at the start (ETW_KERNEL_HEADER_EXTENSION, version 2)
         std::byte* const x = b + at;
         std::memset(x, 0, 0x20 + 0x24);
         system_header(x, extension_hook, 2, o_.start_qpc, 0x20 + 0x24, 0, 0);
-        for (std::size_t i = 0; i < 8; ++i) put<std::uint32_t>(x, 0x20 + 4 * i, masks_.masks[i]);
+        for (std::size_t i = 0; i < 8; ++i) put<std::uint32_t>(x, 0x20 + 4 * i, header_masks_.masks[i]);
         put<std::uint32_t>(x, 0x40, k_->kernel_version());
         at += align8(0x20 + 0x24);
         if (!stopped_) counts_.add(extension_hook);
@@ -1407,6 +1464,8 @@ private:
     bool ok_ = false, started_ = false, stopped_ = false;
 
     group_mask masks_{};
+    group_mask header_masks_{}; ///< the masks at start() (the header's extension event)
+    std::uint64_t dispatcher_on_at_ = 0; ///< when reconfigure() last turned DISPATCHER on
     std::uint16_t stack_hooks_[max_list] = {};
     std::size_t stack_count_ = 0;
     std::uint16_t pmc_events_[max_list] = {};

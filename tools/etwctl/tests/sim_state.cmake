@@ -15,6 +15,7 @@ etwctl_sim_state_test(provider)   # EnableTraceEx2's level and keywords: which p
 etwctl_sim_state_test(flush)      # -flush: the file complete so far
 etwctl_sim_state_test(consume)    # session consume: JSON Lines, --events, the report, the clock going on
 etwctl_sim_state_test(state_file) # kept between commands; corrupt, foreign, newer, diverging files refused
+etwctl_sim_state_test(reconfigure) # the interval, flags and stack list changed while recording apply from then on
 if(TARGET etwctl::wpr) # wpr is in native builds only (pugixml)
     etwctl_sim_state_test(wpr) # wpr -start, --sim-advance, wpr -stop: each session's file read back
 endif()

@@ -330,6 +330,47 @@ elseif(CASE STREQUAL "wpr")
     etwctl_step(0 trace stats "WPR_initiated_WprApp_Tool Events.etl" --json)
     expect("${out}" "\"EventTraceHeader\":1")
 
+# ---- a configuration changed while the session records: its recorder follows it from then on ----------
+elseif(CASE STREQUAL "reconfigure")
+    # the interval (machine-global) set after the session started: 8 kHz from then on, not the 1 kHz of
+    # the start; each later command replays the journal, so the replayed machine must follow it too
+    etwctl_step(0 --sim=m -on PROFILE -f k.etl)
+    etwctl_step(0 --sim=m interval set 8kHz)
+    expect("${out}" "10000 -> 1250")
+    etwctl_step(0 --sim=m --sim-advance 100)
+    etwctl_step(0 --sim=m -stop)
+    number(rec_samples "${err}" "SampledProfile ([0-9]+)")
+    etwctl_step(0 trace stats k.etl --json)
+    number(samples "${out}" "\"SampledProfile\":([0-9]+)")
+    number(processors "${out}" "\"processors\":([0-9]+)")
+    math(EXPR want "8000 * ${processors} * 100 / 1000") # 8 kHz x processors x 100 ms
+    equal("SampledProfile in the file (8 kHz x ${processors} processors x 100 ms)" "${samples}" "${want}")
+    equal("SampledProfile recorded" "${rec_samples}" "${want}")
+    expect("${out}" "\"ProfileSetInterval\":1" "\"ProfileSetIntervalDCStart\":1" "\"faults\":0")
+    etwctl_step(0 trace dump k.etl --json --events ProfileSetInterval)
+    expect("${out}" "\"fields\":{\"Source\":0,\"NewInterval\":1250,\"OldInterval\":10000,\"SourceName\":\"Timer\"}")
+    # the group mask and the stack list changed 50 ms in (xperf -session kernel -on): context switches,
+    # each with its stack, from then on only; the samples stay at 1 kHz
+    etwctl_step(0 --sim=g -on PROFILE -f g.etl)
+    etwctl_step(0 --sim=g --sim-advance 50)
+    etwctl_step(0 --sim=g -session kernel -on PROFILE+CSWITCH -stackwalk CSwitch)
+    etwctl_step(0 --sim=g --sim-advance 50 -stop)
+    etwctl_step(0 trace stats g.etl --json)
+    number(samples "${out}" "\"SampledProfile\":([0-9]+)")
+    number(cswitch "${out}" "\"CSwitch\":([0-9]+)")
+    number(stacks "${out}" "\"StackWalk\":([0-9]+)")
+    math(EXPR want "1000 * ${processors} * 100 / 1000")
+    equal("SampledProfile at 1 kHz for 100 ms" "${samples}" "${want}")
+    equal("stacks (on CSwitch only)" "${stacks}" "${cswitch}")
+    if(cswitch LESS 100)
+        message(FATAL_ERROR "reconfigure: ${cswitch} context switches in the 50 ms after CSWITCH was turned on")
+    endif()
+    etwctl_step(0 trace dump g.etl --json --events CSwitch --limit 1) # the first one, in time order
+    number(first_ms "${out}" "^{\"time_ms\":([0-9]+)\\.")
+    if(first_ms LESS 50)
+        message(FATAL_ERROR "reconfigure: a CSwitch at ${first_ms} ms, before CSWITCH was turned on at 50 ms")
+    endif()
+
 # ---- the state file: kept between commands, refused precisely when it is not one ----------------------
 elseif(CASE STREQUAL "state_file")
     etwctl_step(0 --sim=m -start S -on *Foo -f s.etl)
