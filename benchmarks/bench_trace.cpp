@@ -18,9 +18,10 @@
 //   etwctl_bench_trace --benchmark_repetitions=5 --benchmark_counters_tabular=true   (scripts/bench_trace.sh)
 //   valgrind --tool=callgrind --collect-atstart=no etwctl_bench_trace --ir CASE INPUT
 // The --ir mode builds INPUT (real, small, small_compressed, plain, compressed), runs CASE once uncounted,
-// then once between callgrind's collection toggles, and prints "records N bytes B ... sum S": instructions
-// per event = the dump's total / N, deterministic beside the noisy times; S, the case's checksum, is the same
-// before and after a library change that keeps behaviour.
+// then once between callgrind's collection toggles, and prints "records N bytes B ... sum S fallbacks F":
+// instructions per event = the dump's total / N, deterministic beside the noisy times; S, the case's
+// checksum, is the same before and after a library change that keeps behaviour; F, for stream and dispatch,
+// the windows the reader's stack index could not hold (read record by record instead).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -92,6 +93,7 @@ std::vector<std::byte> read_file(char const* path) {
 struct outcome {
     std::uint64_t count = 0;
     std::uint64_t sum = 0;
+    std::uint64_t fallbacks = 0; // windows the reader's stack index could not hold (stream, dispatch)
 };
 
 std::uint64_t load_u64(std::byte const* p) noexcept {
@@ -154,6 +156,7 @@ std::uint64_t load_u64(std::byte const* p) noexcept {
         ++o.count;
         o.sum += e.timestamp() + e.stack().size();
     }
+    o.fallbacks = r.look_ahead_fallbacks();
     return o;
 }
 
@@ -166,7 +169,7 @@ std::uint64_t load_u64(std::byte const* p) noexcept {
         s, trace::on<"SampledProfile">([&](trace::sampled_profile const& e) { sum += e.instruction_pointer() + e.stack().size(); }),
         trace::on<"StackWalk">([&](trace::stack_walk_event const& e) { sum += e.frame_count(); }),
         trace::on<"CSwitch">([&](trace::cswitch const& e) { sum += e.new_thread_id() + e.pmc().size(); }));
-    return {rep.typed, sum};
+    return {rep.typed, sum, r.look_ahead_fallbacks()};
 }
 
 // ---- inputs ------------------------------------------------------------------------------------------
@@ -302,7 +305,7 @@ constexpr std::string_view kind_name(kind k) {
 
 /// Runs one case once; false (with the reason) when it did not read what the preparation counted. `sum`
 /// gets the case's checksum (what its loop added up: the same for a library change that keeps behaviour).
-bool run_case(kind k, input& in, std::vector<std::byte>& scratch, std::string& why, std::uint64_t& sum) {
+bool run_case(kind k, input& in, std::vector<std::byte>& scratch, std::string& why, std::uint64_t& sum, std::uint64_t* fallbacks = nullptr) {
     outcome o;
     std::uint64_t expected = 0;
     switch (k) {
@@ -314,6 +317,7 @@ bool run_case(kind k, input& in, std::vector<std::byte>& scratch, std::string& w
     }
     benchmark::DoNotOptimize(o.sum);
     sum = o.sum;
+    if (fallbacks) *fallbacks = o.fallbacks;
     if (o.count != expected || (k == kind::decompress && o.sum != 0))
         why = std::string(kind_name(k)) + ": read " + std::to_string(o.count) + ", expected " + std::to_string(expected);
     return why.empty();
@@ -384,7 +388,8 @@ int instructions(std::string_view case_name, std::string const& input_name) {
     CALLGRIND_ZERO_STATS;
     CALLGRIND_TOGGLE_COLLECT;
 #endif
-    ok = run_case(k, in, scratch, why, sum) && ok;
+    std::uint64_t fallbacks = 0;
+    ok = run_case(k, in, scratch, why, sum, &fallbacks) && ok;
 #if ETWCTL_BENCH_HAVE_CALLGRIND
     CALLGRIND_TOGGLE_COLLECT;
     CALLGRIND_DUMP_STATS_AT((std::string(case_name) + "/" + input_name).c_str());
@@ -393,10 +398,10 @@ int instructions(std::string_view case_name, std::string const& input_name) {
         std::fprintf(stderr, "%s\n", why.c_str());
         return 1;
     }
-    std::printf("records %llu bytes %llu output_bytes %llu events %llu typed %llu sum %llu\n",
+    std::printf("records %llu bytes %llu output_bytes %llu events %llu typed %llu sum %llu fallbacks %llu\n",
                 static_cast<unsigned long long>(in.records), static_cast<unsigned long long>(in.data_bytes),
                 static_cast<unsigned long long>(in.output_bytes), static_cast<unsigned long long>(in.events),
-                static_cast<unsigned long long>(in.typed), static_cast<unsigned long long>(sum));
+                static_cast<unsigned long long>(in.typed), static_cast<unsigned long long>(sum), static_cast<unsigned long long>(fallbacks));
     return 0;
 }
 

@@ -168,6 +168,10 @@ public:
         std::uint64_t key = 0;
         std::uint64_t ordinal = 0;
         bool kernel = false;
+        // the definition's frames, copied by finish(): a lookup reads this entry only
+        std::uint8_t pointer_size = 8;
+        std::uint32_t first = 0;
+        std::uint32_t bytes = 0;
     };
     static constexpr std::uint32_t no_definition = 0xFFFFFFFFU;
 
@@ -219,20 +223,39 @@ public:
             auto const it = std::upper_bound(defs.begin(), defs.end(), ref, [](reference const& x, definition const& d) {
                 return x.key != d.key ? x.key < d.key : x.kernel != d.kernel ? x.kernel < d.kernel : x.ordinal < d.ordinal;
             });
-            if (it != defs.end() && it->key == ref.key && it->kernel == ref.kernel) ref.definition = static_cast<std::uint32_t>(it - defs.begin());
+            if (it != defs.end() && it->key == ref.key && it->kernel == ref.kernel) {
+                ref.definition = static_cast<std::uint32_t>(it - defs.begin());
+                ref.pointer_size = it->pointer_size, ref.first = it->first, ref.bytes = it->bytes;
+            }
         }
         std::sort(refs_.begin(), refs_.begin() + static_cast<std::ptrdiff_t>(refs_used_), position_less);
     }
     /// The frames of the key reference at `e` (a StackKeyKernel / StackKeyUser record), if the trace
     /// defined its key after it.
     std::optional<stack_view::part> find(event_ref const& e) const noexcept {
-        reference const probe{e.buffer_offset, e.offset};
+        std::size_t hint = 0;
+        return find(e.buffer_offset, e.offset, hint);
+    }
+    /// The same, by the reference's place (its buffer's file offset and its offset in that buffer),
+    /// searching from `hint` (updated): a reader reads a processor's references in their order in the
+    /// file, so a hint kept per processor finds the next one a few entries on, where a search of the whole
+    /// table misses the cache at every step. Any hint gives the same answer.
+    std::optional<stack_view::part> find(std::uint64_t buffer_offset, std::uint32_t offset, std::size_t& hint) const noexcept {
+        reference const probe{buffer_offset, offset};
         auto const refs = refs_.first(refs_used_);
-        auto const it = std::lower_bound(refs.begin(), refs.end(), probe, position_less);
-        if (it == refs.end() || it->buffer_offset != e.buffer_offset || it->offset != e.offset || it->definition == no_definition)
+        // gallop from the hint to a range that holds the first entry not before the probe, then search it
+        std::size_t lo = 0, hi = refs.size();
+        if (hint < refs.size() && !position_less(probe, refs[hint])) {
+            lo = hint;
+            std::size_t step = 1;
+            while (lo + step < refs.size() && position_less(refs[lo + step], probe)) lo += step, step *= 2;
+            hi = (std::min)(refs.size(), lo + step + 1);
+        }
+        auto const it = std::lower_bound(refs.begin() + static_cast<std::ptrdiff_t>(lo), refs.begin() + static_cast<std::ptrdiff_t>(hi), probe, position_less);
+        hint = static_cast<std::size_t>(it - refs.begin());
+        if (it == refs.end() || it->buffer_offset != buffer_offset || it->offset != offset || it->definition == no_definition)
             return std::nullopt;
-        auto const& d = defs_[it->definition];
-        return stack_view::part{bytes_view(frames_.data() + d.first, d.bytes), d.pointer_size};
+        return stack_view::part{bytes_view(frames_.data() + it->first, it->bytes), it->pointer_size};
     }
     std::size_t size() const noexcept { return used_; }
     std::size_t references() const noexcept { return refs_used_; }
@@ -278,12 +301,59 @@ private:
     std::uint64_t ordinal_ = 0;
 };
 
+// ---- the stack rule (event_stream's, and the live consumer's: trace/consume.hpp) ----------------------
+
+/// The thread whose stack records name an event: the header's thread, or for a SampledProfile (a
+/// perfinfo record, no thread in its header) the payload's ThreadId.
+inline std::uint32_t stack_thread_of(hook_id hook, std::uint32_t header_thread_id, bytes_view payload, std::uint8_t pointer_size) noexcept {
+    if (header_thread_id == no_id && hook == hook_id{0x0F2E} && payload.size() >= std::size_t{pointer_size} + 4U)
+        return etwctl::detail::load<std::uint32_t>(payload.data(), pointer_size); // SampledProfile.ThreadId
+    return header_thread_id;
+}
+inline std::uint32_t stack_thread_of(record const& rec) noexcept {
+    return stack_thread_of(rec.hook(), rec.thread_id(), rec.payload(), rec.pointer_size());
+}
+/// Whether a record (hook `h`, payload `payload`) names the stack of the event logged at `ts` on thread
+/// `tid` (no_id: any thread): a StackWalk or stack-key record whose EventTimeStamp is `ts` and whose
+/// StackThread is `tid`.
+inline bool names_stack_of(std::uint64_t ts, std::uint32_t tid, hook_id h, bytes_view payload) noexcept {
+    return reader::names_stack_of(h, payload, ts, tid); // the reader's test, the one event_stream applies
+}
+/// Whether stack records following an event may be its stack: kernel (hook) and classic records, not the
+/// stack records themselves, not EVENT_HEADER events (their stacks are extended items).
+inline bool takes_stack_records(record const& rec) noexcept {
+    return rec.kind() != record_kind::event && (!rec.has_hook() || rec.hook().group() != etwctl::detail::stackwalk_group);
+}
+/// An EVENT_HEADER event's stack from its extended items (event_stream's rule, and the live consumer's):
+/// STACK_TRACE32 / STACK_TRACE64 items (u64 MatchId, then the frames; SDK EVENT_EXTENDED_ITEM_STACK_TRACE32/64)
+/// are parts; a STACK_KEY32 / STACK_KEY64 item (unified stack caching) is counted as unresolved.
+inline void add_stack_items(record const& rec, stack_view& out) noexcept {
+    for (auto const item : rec.extended_items()) {
+        if (item.type == ext_type::stack_trace32 || item.type == ext_type::stack_trace64) {
+            std::uint8_t const p = item.type == ext_type::stack_trace32 ? 4 : 8;
+            if (item.data.size() >= 8) out.add(item.data.subspan(8, (item.data.size() - 8) / p * p), p);
+        } else if (item.type == ext_type::stack_key32 || item.type == ext_type::stack_key64) {
+            out.add_unresolved();
+        }
+    }
+}
+/// A StackWalk payload's frames (after EventTimeStamp, StackProcess, StackThread), whole frames only.
+inline bytes_view stack_walk_frames(bytes_view payload, std::uint8_t pointer_size) noexcept {
+    if (payload.size() < 0x10 || pointer_size == 0) return {};
+    return payload.subspan(0x10, (payload.size() - 0x10) / pointer_size * pointer_size);
+}
+
 // ---- an event ------------------------------------------------------------------------------------------
 
 /// One event as a profiler reads it: the record, where it came from, its time, its stack and counters.
 /// A view: valid until the stream's next call to next().
 class event {
 public:
+    event() noexcept = default;
+    /// An event from its parts: the record as the reader reads it (a live consumer rebuilds it from an
+    /// EVENT_RECORD: trace/consume.hpp), the session's clock (or null: time() is then 0) and its stack.
+    event(event_ref const& ref, trace::clock const* clock, stack_view const& stack = {}) noexcept : ref_(ref), stack_(stack), clock_(clock) {}
+
     record const& rec() const noexcept { return ref_.rec; }
     std::uint16_t processor() const noexcept { return ref_.processor; }
     /// The raw timestamp (the session's clock) and the time since the session started.
@@ -293,6 +363,8 @@ public:
     std::uint32_t header_thread_id() const noexcept { return ref_.rec.thread_id(); }
     std::uint32_t header_process_id() const noexcept { return ref_.rec.process_id(); }
     stack_view const& stack() const noexcept { return stack_; }
+    /// The stack to add parts to (a live consumer attaches stack records as they arrive: trace/consume.hpp).
+    stack_view& stack_parts() noexcept { return stack_; }
     pmc_view pmc() const noexcept {
         auto const& r = ref_.rec;
         if (r.kind() == record_kind::perfinfo) return pmc_view(r.bytes().subspan(r.pmc_offset(), 8U * r.pmc_count()));
@@ -367,7 +439,7 @@ public:
         out.stack_ = stack_view{};
         auto const& r = out.ref_.rec;
         if (r.kind() == record_kind::event) attach_items(out);
-        else if (!r.has_hook() || r.hook().group() != etwctl::detail::stackwalk_group) attach(out);
+        else if (takes_stack_records(r)) attach(out);
         return true;
     }
     reader& source() noexcept { return *reader_; }
@@ -377,67 +449,50 @@ private:
     /// frames; SDK EVENT_EXTENDED_ITEM_STACK_TRACE32/64). A STACK_KEY32 / STACK_KEY64 item (unified stack
     /// caching) names a cached stack whose definitions no public source ties to these keys: it is counted
     /// as unresolved, never guessed.
-    static void attach_items(event& e) noexcept {
-        for (auto const item : e.ref_.rec.extended_items()) {
-            if (item.type == ext_type::stack_trace32 || item.type == ext_type::stack_trace64) {
-                std::uint8_t const p = item.type == ext_type::stack_trace32 ? 4 : 8;
-                if (item.data.size() >= 8) e.stack_.add(item.data.subspan(8, (item.data.size() - 8) / p * p), p);
-            } else if (item.type == ext_type::stack_key32 || item.type == ext_type::stack_key64) {
-                e.stack_.add_unresolved();
-            }
-        }
-    }
+    static void attach_items(event& e) noexcept { add_stack_items(e.ref_.rec, e.stack_); }
 
     /// Takes the StackWalk records and key references that follow `e` on its processor and name its
     /// timestamp and thread (at most stack_view::max_parts, within reader::max_look_ahead records: a
     /// stack-cache eviction or another event may come between an event and its stack, or between its
-    /// kernel and its user part).
+    /// kernel and its user part). The reader finds them in its per-buffer stack index
+    /// (reader::visit_stack_records): no record of the window is decoded unless it names the event.
     void attach(event& e) noexcept {
         auto const& rec = e.ref_.rec;
         auto const ts = rec.timestamp();
-        std::uint32_t tid = rec.thread_id();
-        if (tid == no_id && rec.hook() == hook_id{0x0F2E} && rec.payload().size() >= std::size_t{rec.pointer_size()} + 4U)
-            tid = etwctl::detail::load<std::uint32_t>(rec.payload().data(), rec.pointer_size()); // SampledProfile.ThreadId
-        // a record names this event's stack when it is a StackWalk or stack-key record carrying the event's
-        // timestamp and thread: tested on the header and the payload's first bytes, so the look-ahead
-        // decodes only those (the head, window[0], is tested again below like any record)
-        auto const names_event = [&](hook_id h, bytes_view payload) noexcept {
-            if (h != stack_walk_hook && h != stack_key_kernel_hook && h != stack_key_user_hook) return false;
-            if (payload.size() < 0x10 || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != ts) return false;
-            return tid == no_id || tid == etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C);
-        };
-        reader::ahead window[reader::max_look_ahead + 1];
-        std::size_t const n = reader_->look_ahead(e.ref_.stream, window, names_event);
+        std::uint32_t const tid = stack_thread_of(rec);
         std::size_t parts = 0;
         bool took_head = false;
-        for (std::size_t i = 0; i < n && parts < stack_view::max_parts; ++i) {
-            auto const& c = window[i].ref.rec;
-            if (!c.has_hook()) continue;
-            auto const h = c.hook();
-            if (h != stack_walk_hook && h != stack_key_kernel_hook && h != stack_key_user_hook) continue;
-            auto const payload = c.payload();
-            if (payload.size() < 0x10 || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != ts) continue;
-            if (tid != no_id && tid != etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C)) continue;
-            auto const p = c.pointer_size();
-            if (h == stack_walk_hook) {
-                e.stack_.add(payload.subspan(0x10, (payload.size() - 0x10) / p * p), p);
+        // the records taken after the head, taken once the window was read (taking one changes the window)
+        std::size_t pending = 0;
+        std::size_t pending_entry[stack_view::max_parts];
+        std::uint32_t pending_offset[stack_view::max_parts], pending_ordinal[stack_view::max_parts];
+        reader_->visit_stack_records(e.ref_.stream, ts, tid, [&](reader::stack_candidate const& c) noexcept {
+            // the head (any record) or a record the reader found naming the event
+            if (!c.has_hook || !reader::names_stack_of(c.hook, c.payload, ts, tid)) return true;
+            auto const p = c.pointer_size;
+            if (c.hook == stack_walk_hook) {
+                e.stack_.add(c.payload.subspan(0x10, (c.payload.size() - 0x10) / p * p), p);
             } else {
-                if (payload.size() < 0x10U + p) continue;
+                if (c.payload.size() < 0x10U + p) return true;
                 std::optional<stack_view::part> found;
-                if (cache_) found = cache_->find(window[i].ref);
+                if (cache_) found = cache_->find(c.buffer_offset, c.offset, cache_hints_[e.ref_.stream % cache_hint_slots]);
                 if (found) e.stack_.add(found->frames, found->pointer_size, true);
                 else e.stack_.add_unresolved();
             }
             ++parts;
-            // records after the head are marked first: taking the head moves the stream (and its buffer)
-            if (window[i].head) took_head = true;
-            else reader_->take(e.ref_.stream, window[i]);
-        }
-        if (took_head) reader_->take(e.ref_.stream, window[0]);
+            if (c.head) took_head = true;
+            else pending_entry[pending] = c.entry, pending_offset[pending] = c.offset, pending_ordinal[pending] = c.ordinal, ++pending;
+            return parts < stack_view::max_parts;
+        });
+        // records after the head are marked first: taking the head moves the stream (and its buffer)
+        for (std::size_t i = 0; i < pending; ++i) reader_->take(e.ref_.stream, pending_entry[i], pending_offset[i], pending_ordinal[i], false);
+        if (took_head) reader_->take(e.ref_.stream, 0, 0, 0, true);
     }
 
+    static constexpr std::size_t cache_hint_slots = 16; // streams sharing a slot only search further
     reader* reader_;
     stack_cache const* cache_;
+    std::size_t cache_hints_[cache_hint_slots] = {};
 };
 
 // ---- typed events and handlers -------------------------------------------------------------------------

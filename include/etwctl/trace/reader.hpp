@@ -17,6 +17,12 @@
 // flushed, and circular files wrap): the reader indexes the buffers first (72 bytes read per buffer),
 // then reads each processor's buffers in sequence order, one at a time.
 //
+// Stacks: an event's StackWalk / StackKey records follow it on its processor, within a few records
+// (events.hpp). visit_stack_records finds them through a small index per buffer of a stream, filled as the
+// windows move through the buffer (each record's header looked at once, a run of records at a time), so
+// attaching a stack compares the 0 to 3 indexed records of the window instead of reading the 8 records
+// after every event again; a window the index cannot hold is read record by record, as look_ahead does.
+//
 // Clock (TRACE_LOGFILE_HEADER.ReservedFlags, Microsoft Learn "WNODE_HEADER" ClientContext): 1 QPC
 // (ticks of PerfFreq), 2 system time (100 ns), 3 CPU cycles (CpuSpeedInMHz per microsecond); every
 // timestamp of a file is the session's raw clock, and the header event's own timestamp is the session's
@@ -270,9 +276,28 @@ public:
     /// A record of the look-ahead: the record, and which of its stream's buffers holds it.
     struct ahead {
         event_ref ref{};
-        std::size_t entry = 0; ///< the buffer's index entry
-        bool head = false;     ///< the stream's head (take() consumes it at once)
+        std::size_t entry = 0;     ///< the buffer's index entry
+        std::uint32_t ordinal = 0; ///< the record's place among its buffer's records (0: the first)
+        bool head = false;         ///< the stream's head (take() consumes it at once)
     };
+    /// A record visit_stack_records hands out: what attaching a stack reads of it (its hook, payload and
+    /// pointer size; where it is, for a stack_cache), and what take() needs to consume it.
+    struct stack_candidate {
+        bool has_hook = false;       ///< a system / compact / perfinfo record (the head may be any record)
+        hook_id hook{};
+        bytes_view payload{};
+        std::uint8_t pointer_size = 8;
+        std::uint64_t buffer_offset = 0; ///< as event_ref::buffer_offset and event_ref::offset
+        std::uint32_t offset = 0;
+        std::size_t entry = 0;       ///< as ahead::entry, ahead::ordinal and ahead::head
+        std::uint32_t ordinal = 0;
+        bool head = false;
+    };
+    /// How many of a buffer's stack records (stack_index) the reader keeps at once: those after the
+    /// stream's head, found once per record, a run of records at a time, as the windows move through the
+    /// buffer. A window that holds more falls back to reading its records one by one
+    /// (look_ahead_fallbacks() counts it). A power of two (a ring).
+    static constexpr std::size_t stack_index_capacity = 8;
     /// The records that come next on `stream` (the same processor) without consuming them: the head, then
     /// the records after it, up to out.size() and at most max_look_ahead after the head, reaching into the
     /// processor's next buffer (decompressed into the stream's next slot, which its reading then uses). A
@@ -289,44 +314,65 @@ public:
     std::size_t look_ahead(std::uint32_t stream_index, std::span<ahead> out, Accept&& accept, bool others = false) noexcept {
         if (stream_index >= streams_.size() || !streams_[stream_index].live || out.empty()) return 0;
         auto& st = streams_[stream_index];
-        out[0] = {st.head, st.current, true};
-        std::size_t n = 1;     // records given
-        std::size_t seen = 1;  // records of the window (the head and the records after it not taken)
-        bytes_view data = st.data;
-        std::size_t e = st.current;
-        std::size_t at = st.at;
-        while (n < out.size() && seen <= max_look_ahead) {
-            if (at_end_of_records(data, at)) {
-                if (e != st.current || !prefetch(stream_index)) break; // one buffer ahead at most
-                data = st.prefetch_data, e = st.prefetch_entry, at = buffer_header_size;
-                continue;
-            }
-            auto const peek = record_reader::peek_hook(data, at);
-            if (peek.next != 0 && !accept(peek.hook, peek.payload)) {
-                seen += is_taken(st, e, at) ? 0U : 1U;
-                at = peek.next;
-                continue;
-            }
-            record rec;
-            auto const step = record_reader::read(data, at, rec);
-            if (step.what != rule::ok) break; // the fault is reported when the stream gets there
-            if (!is_taken(st, e, at)) {
-                ++seen;
-                if (peek.next != 0 || others)
-                    out[n++] = {{rec, st.processor, stream_index, entries_[e].offset, static_cast<std::uint32_t>(at)}, e, false};
-            }
-            at = step.next;
-        }
+        out[0] = {st.head, st.current, st.head_ordinal, true};
+        std::size_t n = 1; // records given
+        if (n < out.size())
+            walk_window(stream_index, accept, others, [&](ahead const& a) noexcept {
+                out[n++] = a;
+                return n < out.size();
+            });
         return n;
     }
+    /// What event_stream attaches stacks with: the same records look_ahead(stream, out, accept) gives for
+    /// an `accept` that takes the StackWalk / StackKeyKernel / StackKeyUser records (is_stack_record) whose
+    /// EventTimeStamp is `timestamp` and whose ThreadId is `thread_id` (any thread for no_id), handed to
+    /// `visit(stack_candidate const&)` in the same order, the head first whatever it is, until visit returns
+    /// false.
+    /// The same window, the same reading ahead into the next buffer; but the records after the head are
+    /// found in the stream's stack index (each record of a buffer is looked at once, when a window first
+    /// reaches it), not by reading the window's records again for every event.
+    template <class Visit>
+    void visit_stack_records(std::uint32_t stream_index, std::uint64_t timestamp, std::uint32_t thread_id, Visit&& visit) noexcept {
+        if (stream_index >= streams_.size() || !streams_[stream_index].live) return;
+        auto& st = streams_[stream_index];
+        auto const& first = st.head.rec;
+        if (!visit(stack_candidate{first.has_hook(), first.hook(), first.payload(), first.pointer_size(), st.head.buffer_offset, st.head.offset,
+                                   st.current, st.head_ordinal, true}))
+            return;
+        if (!visit_indexed(stream_index, timestamp, thread_id, visit)) {
+            ++look_ahead_fallbacks_; // more stack records in the window than the index holds: read them
+            walk_window(stream_index, [&](hook_id h, bytes_view payload) noexcept {
+                return names_stack_of(h, payload, timestamp, thread_id);
+            }, false, [&](ahead const& a) noexcept {
+                auto const& r = a.ref.rec;
+                return visit(stack_candidate{r.has_hook(), r.hook(), r.payload(), r.pointer_size(), a.ref.buffer_offset, a.ref.offset, a.entry,
+                                             a.ordinal, false});
+            });
+        }
+    }
+    /// Whether a record may carry an event's stack: a StackWalk (0x1820), StackKeyKernel (0x1825) or
+    /// StackKeyUser (0x1826) record with its EventTimeStamp and ThreadId (at 0 and 0x0C: Microsoft Learn
+    /// "StackWalk_Event"; phnt ntwmi.h STACK_WALK_EVENT_DATA, and the stack-key reference after them).
+    static bool is_stack_record(hook_id h, bytes_view payload) noexcept {
+        return (h.value == 0x1820 || h.value == 0x1825 || h.value == 0x1826) && payload.size() >= 0x10;
+    }
+    /// Whether a record names the stack of the event with `timestamp` and `thread_id` (no_id: any thread).
+    static bool names_stack_of(hook_id h, bytes_view payload, std::uint64_t timestamp, std::uint32_t thread_id) noexcept {
+        if (!is_stack_record(h, payload) || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != timestamp) return false;
+        return thread_id == no_id || thread_id == etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C);
+    }
+    /// Windows the stack index could not hold (visit_stack_records read them record by record).
+    std::uint64_t look_ahead_fallbacks() const noexcept { return look_ahead_fallbacks_; }
     /// Consumes a record look_ahead returned: the head at once (the stream moves on), any other when the
     /// stream reaches it (it is skipped then), keeping the merge in order. Take the records after the head
     /// before the head.
-    void take(std::uint32_t stream_index, ahead const& a) noexcept {
+    void take(std::uint32_t stream_index, ahead const& a) noexcept { take(stream_index, a.entry, a.ref.offset, a.ordinal, a.head); }
+    /// The same, from the fields of an `ahead` (what visit_stack_records hands out).
+    void take(std::uint32_t stream_index, std::size_t buffer_entry, std::uint32_t offset, std::uint32_t ordinal, bool head) noexcept {
         if (stream_index >= streams_.size() || !streams_[stream_index].live) return;
         auto& st = streams_[stream_index];
-        if (!a.head) {
-            if (st.taken_count < max_look_ahead) st.taken[st.taken_count++] = {a.entry, a.ref.offset};
+        if (!head) {
+            if (st.taken_count < max_look_ahead) st.taken[st.taken_count++] = {buffer_entry, offset, ordinal};
             return;
         }
         advance(stream_index);
@@ -358,6 +404,32 @@ private:
     struct taken_record {
         std::size_t entry = 0;
         std::size_t offset = 0;
+        std::uint32_t ordinal = 0;
+    };
+    /// A record of a buffer that may carry an event's stack (is_stack_record), as the stack index keeps it.
+    struct stack_mark {
+        std::uint32_t ordinal = 0;
+        std::uint32_t offset = 0;
+        std::uint64_t timestamp = 0;   ///< EventTimeStamp
+        std::uint32_t thread_id = 0;   ///< ThreadId
+        std::uint16_t hook = 0;
+        std::uint16_t payload_size = 0;
+        std::uint8_t payload_at = 0;   ///< the payload's offset in the record (its header's size)
+        std::uint8_t pointer_size = 8; ///< 4 for the *32 header types
+    };
+    /// The stack records of one buffer of a stream, found as the windows move through it: every record
+    /// up to `scanned` was looked at once (its header's first bytes; read() only for a record that is not
+    /// a hook record), and the marks kept are those after the stream's head, in the buffer's order: a ring
+    /// of stack_index_capacity, marks[first % capacity] the first.
+    struct stack_index {
+        std::size_t entry = no_entry; ///< the buffer (no_entry: none)
+        std::size_t at = 0;           ///< the next record to look at
+        std::uint32_t scanned = 0;    ///< records looked at: ordinals [0, scanned)
+        bool ended = false;           ///< every record was looked at (or a fault ends them)
+        bool faulted = false;         ///< the records end at a fault (the window ends there too)
+        std::uint32_t first = 0, count = 0;
+        stack_mark marks[stack_index_capacity]{};
+        stack_mark const& mark(std::uint32_t i) const noexcept { return marks[(first + i) % stack_index_capacity]; }
     };
     struct stream {
         event_ref head{};
@@ -371,6 +443,9 @@ private:
         bytes_view prefetch_data{};
         taken_record taken[max_look_ahead] = {}; // records taken out of order (look_ahead)
         std::uint8_t taken_count = 0;
+        std::uint32_t ordinal = 0;      // records read from the current buffer (taken ones included)
+        std::uint32_t head_ordinal = 0; // the head's place in its buffer
+        stack_index index[2]{};         // the current buffer's and the read-ahead one's
         std::uint16_t processor = 0;
         bool loaded = false;       // data holds the current buffer
         bool live = false;
@@ -545,6 +620,7 @@ private:
         auto& st = streams_[s];
         st.current = e;
         st.at = buffer_header_size;
+        st.ordinal = 0;
         // records taken from an earlier buffer were all passed
         std::size_t kept = 0;
         for (std::size_t i = 0; i < st.taken_count; ++i)
@@ -598,8 +674,17 @@ private:
         auto& st = streams_[s];
         for (;;) {
             if (st.loaded && !at_end_of_records(st.data, st.at)) {
+                if (st.taken_count != 0) { // handed out already, with the event it belongs to: read() passed it then
+                    auto const peek = record_reader::peek_hook(st.data, st.at);
+                    if (peek.next != 0 && take_if_taken(st, st.current, st.at)) {
+                        ++st.ordinal;
+                        st.at = peek.next;
+                        continue;
+                    }
+                }
                 auto const step = record_reader::read(st.data, st.at, st.head.rec);
                 if (step.what == rule::ok) {
+                    st.head_ordinal = st.ordinal++;
                     if (take_if_taken(st, st.current, st.at)) { // handed out already, with the event it belongs to
                         st.at = step.next;
                         continue;
@@ -621,6 +706,184 @@ private:
             for (; e < st.last && !st.loaded; ++e) st.loaded = load(s, e);
             if (!st.loaded) return false;
         }
+    }
+
+    /// The window of look_ahead after the head: the records of stream `s` after its head, up to
+    /// max_look_ahead of them not taken, reaching into the processor's next buffer (read ahead), ending at
+    /// a record that does not read. Hands `visit` each record after the head that is not taken and that
+    /// `accept(hook, payload)` takes (hook records; the others when `others`), until visit returns false.
+    template <class Accept, class Visit>
+    void walk_window(std::uint32_t s, Accept&& accept, bool others, Visit&& visit) noexcept {
+        auto& st = streams_[s];
+        std::size_t seen = 1; // records of the window (the head and the records after it not taken)
+        bytes_view data = st.data;
+        std::size_t e = st.current;
+        std::size_t at = st.at;
+        std::uint32_t ordinal = st.head_ordinal + 1;
+        while (seen <= max_look_ahead) {
+            if (at_end_of_records(data, at)) {
+                if (e != st.current || !prefetch(s)) break; // one buffer ahead at most
+                data = st.prefetch_data, e = st.prefetch_entry, at = buffer_header_size, ordinal = 0;
+                continue;
+            }
+            auto const peek = record_reader::peek_hook(data, at);
+            if (peek.next != 0 && !accept(peek.hook, peek.payload)) {
+                seen += is_taken(st, e, at) ? 0U : 1U;
+                at = peek.next, ++ordinal;
+                continue;
+            }
+            record rec;
+            auto const step = record_reader::read(data, at, rec);
+            if (step.what != rule::ok) break; // the fault is reported when the stream gets there
+            if (!is_taken(st, e, at)) {
+                ++seen;
+                if ((peek.next != 0 || others) &&
+                    !visit(ahead{{rec, st.processor, s, entries_[e].offset, static_cast<std::uint32_t>(at)}, e, ordinal, false}))
+                    return;
+            }
+            at = step.next, ++ordinal;
+        }
+    }
+
+    /// The stack index of buffer `e` of a stream (the current or the read-ahead one), started if the
+    /// stream has none for it: it takes the place of the one that indexes neither of the two.
+    static stack_index& index_of(stream& st, std::size_t e) noexcept {
+        for (auto& x : st.index)
+            if (x.entry == e) return x;
+        auto& x = st.index[0].entry == st.current || st.index[0].entry == st.prefetch_entry ? st.index[1] : st.index[0];
+        x.entry = e, x.at = buffer_header_size, x.scanned = 0, x.ended = false, x.faulted = false, x.first = 0, x.count = 0;
+        return x;
+    }
+    /// Looks at the records of `data` (the index's buffer) at least until the one at ordinal `last` was
+    /// looked at or the records end, and on while the ring has room (a run of records per call, not one);
+    /// a stack record after ordinal `after` (the head) is marked. False when a mark up to `last` does not
+    /// fit: the window holds more stack records than the ring (the record is looked at again next time).
+    static bool scan(stack_index& x, bytes_view data, std::int64_t after, std::uint32_t last) noexcept {
+        // what at_end_of_records and record_reader::peek_hook decide, in one pass over the header's first
+        // 8 bytes, with the position kept in registers: this loop runs once per record of the trace
+        auto const* const base = data.data();
+        std::size_t const end = data.size();
+        std::size_t at = x.at;
+        std::uint32_t scanned = x.scanned;
+        std::uint32_t count = x.count; // (locals: the marks' stores could alias the index's fields)
+        bool fits = true;
+        bool ended = x.ended, faulted = x.faulted;
+        while (!ended) {
+            if (at >= end) {
+                ended = true;
+                break;
+            }
+            std::size_t const left = end - at;
+            std::size_t next = 0;
+            if (left >= 4 && etwctl::detail::load<std::uint32_t>(base, at) == 0xFFFFFFFFU) { // the fill after the last record
+                ended = true;
+                break;
+            }
+            if (left >= 8) {
+                auto const word = etwctl::detail::load<std::uint64_t>(base, at);
+                auto const type = static_cast<std::uint8_t>(word >> 16);
+                std::size_t fixed = 0;
+                if ((word & 0xC0000000U) == 0xC0000000U) {
+                    switch (type) {
+                    case header_type::system32: case header_type::system64: fixed = 0x20; break;
+                    case header_type::compact32: case header_type::compact64: fixed = 0x18; break;
+                    case header_type::perfinfo32: case header_type::perfinfo64: {
+                        auto const ext = static_cast<std::size_t>((word >> 8) & 0xFFU);
+                        fixed = 0x10 + 8U * ((ext & 0x07U) + (ext >> 7));
+                        break;
+                    }
+                    default: break;
+                    }
+                }
+                auto const size = static_cast<std::size_t>((word >> 32) & 0xFFFFU);
+                if (fixed != 0 && size >= fixed && size <= left) { // a hook record read() takes (peek_hook's test)
+                    next = (std::min)(at + ((size + 7U) & ~std::size_t{7}), end);
+                    auto const hook = static_cast<std::uint16_t>(word >> 48);
+                    if (scanned > after && (hook == 0x1820 || hook == 0x1825 || hook == 0x1826) && size - fixed >= 0x10) {
+                        if (count == stack_index_capacity) { // full: enough if the window was looked at
+                            fits = scanned > last;
+                            break;
+                        }
+                        bool const p32 = type == header_type::system32 || type == header_type::compact32 || type == header_type::perfinfo32;
+                        x.marks[(x.first + count++) % stack_index_capacity] = {
+                            scanned, static_cast<std::uint32_t>(at), etwctl::detail::load<std::uint64_t>(base, at + fixed),
+                            etwctl::detail::load<std::uint32_t>(base, at + fixed + 0x0C), hook, static_cast<std::uint16_t>(size - fixed),
+                            static_cast<std::uint8_t>(fixed), static_cast<std::uint8_t>(p32 ? 4 : 8)};
+                    }
+                }
+            }
+            if (next == 0) { // not a hook record (or one read() refuses): its size and faults as read() sees them
+                record rec;
+                auto const step = record_reader::read(data, at, rec);
+                if (step.what != rule::ok) {
+                    ended = faulted = true;
+                    break;
+                }
+                next = step.next;
+            }
+            at = next, ++scanned;
+        }
+        x.at = at, x.scanned = scanned, x.count = count, x.ended = ended, x.faulted = faulted;
+        return fits;
+    }
+    /// Records of buffer `e` taken out of order with an ordinal in (after, upto].
+    static std::uint32_t taken_between(stream const& st, std::size_t e, std::int64_t after, std::int64_t upto) noexcept {
+        std::uint32_t n = 0;
+        for (std::size_t i = 0; i < st.taken_count; ++i)
+            n += st.taken[i].entry == e && st.taken[i].ordinal > after && st.taken[i].ordinal <= upto ? 1U : 0U;
+        return n;
+    }
+    /// The ordinal of the `count`th record not taken after ordinal `after` of buffer `e` (as if the
+    /// buffer had that many records).
+    static std::int64_t window_end(stream const& st, std::size_t e, std::int64_t after, std::uint32_t count) noexcept {
+        std::int64_t end = after + count;
+        if (st.taken_count == 0) return end;
+        for (;;) { // the taken records in the range push its end further: at most taken_count rounds
+            std::int64_t const next = after + count + taken_between(st, e, after, end);
+            if (next == end) return end;
+            end = next;
+        }
+    }
+    /// visit_stack_records after the head, from the index: the window of walk_window (the same records,
+    /// the same read-ahead) with the stack records of each buffer found in its index. False, before
+    /// visiting anything, when a buffer's window holds more stack records than the index keeps.
+    template <class Visit>
+    bool visit_indexed(std::uint32_t s, std::uint64_t timestamp, std::uint32_t thread_id, Visit&& visit) noexcept {
+        auto& st = streams_[s];
+        // the current buffer: drop the marks at or before the head, look as far as the window reaches
+        auto& cur = index_of(st, st.current);
+        while (cur.count != 0 && cur.mark(0).ordinal <= st.head_ordinal) ++cur.first, --cur.count;
+        std::int64_t const head = st.head_ordinal;
+        std::int64_t const cur_end = window_end(st, st.current, head, max_look_ahead);
+        if (!cur.ended && cur.scanned <= cur_end && !scan(cur, st.data, head, static_cast<std::uint32_t>(cur_end))) return false;
+        // the records of the current buffer after the head that are not taken: the window takes the rest
+        // from the next buffer when the current one ends cleanly before max_look_ahead of them
+        stack_index* next = nullptr;
+        std::int64_t next_end = -1;
+        if (cur.ended && static_cast<std::int64_t>(cur.scanned) - 1 < cur_end) {
+            std::int64_t const last = static_cast<std::int64_t>(cur.scanned) - 1;
+            auto const in_current = static_cast<std::uint32_t>(last - head) - taken_between(st, st.current, head, last);
+            if (!cur.faulted && in_current < max_look_ahead && prefetch(s)) {
+                next = &index_of(st, st.prefetch_entry);
+                next_end = window_end(st, st.prefetch_entry, -1, static_cast<std::uint32_t>(max_look_ahead - in_current));
+                if (!next->ended && next->scanned <= next_end && !scan(*next, st.prefetch_data, -1, static_cast<std::uint32_t>(next_end)))
+                    return false;
+            }
+        }
+        // hand out the marks of the window that name the event
+        auto const give = [&](stack_index const& x, bytes_view data, std::int64_t end) noexcept {
+            for (std::uint32_t i = 0; i < x.count; ++i) {
+                auto const& m = x.mark(i);
+                if (m.ordinal > end) break;
+                if (m.timestamp != timestamp || (thread_id != no_id && m.thread_id != thread_id) || is_taken(st, x.entry, m.offset)) continue;
+                if (!visit(stack_candidate{true, hook_id(m.hook), data.subspan(std::size_t{m.offset} + m.payload_at, m.payload_size), m.pointer_size,
+                                           entries_[x.entry].offset, m.offset, x.entry, m.ordinal, false}))
+                    return false;
+            }
+            return true;
+        };
+        if (give(cur, st.data, cur_end) && next) give(*next, st.prefetch_data, next_end);
+        return true;
     }
 
     static bool is_taken(stream const& st, std::size_t e, std::size_t at) noexcept {
@@ -680,6 +943,7 @@ private:
     }
 
     trace_file file_;
+    std::uint64_t look_ahead_fallbacks_ = 0;
     reader_options options_{};
     std::span<entry> entries_{};
     std::span<stream> streams_{};
