@@ -10,10 +10,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "etwctl/compat_consume.hpp"
 #include "etwctl/kernel/consumer_concept.hpp"
 #include "etwctl/kernel/native.hpp"
+#include "etwctl/trace/consume.hpp"
 #include "etwctl_test.hpp"
 #include "sdk_layout.hpp"
 
@@ -165,4 +167,57 @@ TEST_CASE("windows consumer: compat::open_trace / process_trace / close_trace ta
     CHECK(etwctl::compat::process_trace(k, &h, 1, &start, NULL) != 0); // an invalid handle: never success
     CHECK(etwctl::compat::process_trace(k, nullptr, 1) == ERROR_INVALID_PARAMETER);
     CHECK(etwctl::compat::close_trace(k, INVALID_PROCESSTRACE_HANDLE) == ERROR_INVALID_HANDLE);
+}
+
+namespace {
+struct consumer_sink_probe {
+    etwctl::event_record_layout const* seen = nullptr;
+    std::uint16_t opcode = 0;
+    std::uint32_t calls = 0;
+};
+void consumer_sink_probe_record(void* context, etwctl::event_record_layout const& r) noexcept {
+    auto* p = static_cast<consumer_sink_probe*>(context);
+    p->seen = &r;
+    p->opcode = r.event_header.event_descriptor.opcode;
+    ++p->calls;
+}
+} // namespace
+
+TEST_CASE("windows consumer: native_kernel's EventRecordCallback is a PEVENT_RECORD_CALLBACK handing the SDK's record to the sink") {
+    auto& k = etwctl::native_kernel::instance();
+    static_assert(etwctl::event_record_consumer_kernel<etwctl::native_kernel>);
+    // called as ProcessTrace calls it: through the SDK's function type (WINAPI), with the SDK's EVENT_RECORD
+    auto const callback = reinterpret_cast<PEVENT_RECORD_CALLBACK>(k.event_record_callback());
+    REQUIRE(k.event_record_callback() != nullptr);
+    consumer_sink_probe probe;
+    etwctl::event_record_sink sink{&consumer_sink_probe_record, &probe};
+    EVENT_RECORD record{};
+    record.EventHeader.EventDescriptor.Opcode = 46;
+    record.UserContext = &sink;
+    callback(&record);
+    CHECK(probe.calls == 1);
+    CHECK(static_cast<void const*>(probe.seen) == static_cast<void const*>(&record));
+    CHECK(probe.opcode == 46);
+    record.UserContext = nullptr; // no sink: ignored, never a crash
+    callback(&record);
+    CHECK(probe.calls == 1);
+}
+
+TEST_CASE("windows consumer: trace::consume through native_kernel reports OpenTraceW's refusal with its Win32 code") {
+    auto& k = etwctl::native_kernel::instance();
+    std::vector<std::byte> storage(etwctl::trace::event_record_stream::storage_size());
+    etwctl::trace::consume_control control;
+    std::uint64_t seen = 0;
+    auto const count = etwctl::trace::on_any([&](etwctl::trace::event const&) noexcept { ++seen; });
+    // no such real-time session (Windows: ERROR_WMI_INSTANCE_NOT_FOUND; Wine's stub refuses as it does)
+    auto const live = etwctl::trace::consume(k, u"etwctl-no-such-session", {storage, {}}, control, count);
+    CHECK(live.reason == etwctl::trace::consume_end::open_failed);
+    CHECK(live.win32 != 0);
+    CHECK(live.events == 0);
+    // no such file
+    auto const file = etwctl::trace::consume_file(k, u"C:\\etwctl-no-such-dir\\none.etl", {storage, {}}, control, count);
+    CHECK(file.reason == etwctl::trace::consume_end::open_failed);
+    CHECK(file.win32 != 0);
+    CHECK(seen == 0);
+    CHECK(control.handle() == etwctl::invalid_processtrace_handle);
 }

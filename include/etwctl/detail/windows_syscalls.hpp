@@ -167,6 +167,19 @@ inline std::uint32_t close_trace(std::uintptr_t fn, std::uint64_t handle) noexce
     return reinterpret_cast<type>(fn)(handle);
 }
 
+/// EventRecordCallback (evntrace.h PEVENT_RECORD_CALLBACK: VOID WINAPI (PEVENT_RECORD)): hands the record
+/// to the event_record_sink that EVENT_TRACE_LOGFILEW.Context pointed at (ProcessTrace passes it on as
+/// EVENT_RECORD.UserContext). The record is read as etwctl's event_record_layout, the SDK's layout
+/// (pinned in tests/windows against mingw-w64's evntcons.h).
+inline VOID WINAPI event_record_trampoline(void* record) noexcept {
+    call_event_record_sink(static_cast<event_record_layout*>(record));
+}
+inline void* event_record_callback() noexcept {
+    using type = VOID(WINAPI*)(void*);
+    type const f = &event_record_trampoline;
+    return reinterpret_cast<void*>(f);
+}
+
 inline std::uint32_t current_process_id() noexcept { return ::GetCurrentProcessId(); }
 /// Whether a process runs: OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION) and GetExitCodeProcess ==
 /// STILL_ACTIVE; a process this one may not open (ERROR_ACCESS_DENIED) exists, so it runs.

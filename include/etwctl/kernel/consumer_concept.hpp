@@ -59,6 +59,23 @@ concept buffer_consumer_kernel = consumer_kernel<K> && requires(K& k, std::uint6
     { k.process_trace_buffers(h, f, ctx) } -> std::same_as<std::uint32_t>;
 };
 
+/// What EventRecordCallback hands each EVENT_RECORD to: EVENT_TRACE_LOGFILEW.Context points at one, and
+/// ProcessTrace passes Context on as EVENT_RECORD.UserContext (Microsoft Learn, "EVENT_TRACE_LOGFILEW").
+struct event_record_layout;
+struct event_record_sink {
+    void (*on_record)(void* context, event_record_layout const& record) noexcept = nullptr;
+    void* context = nullptr;
+};
+
+/// Optional extension: the EventRecordCallback that makes ProcessTrace hand each EVENT_RECORD to the
+/// event_record_sink in its UserContext. event_record_callback() returns it as EVENT_TRACE_LOGFILEW holds
+/// it (native_kernel: a WINAPI function, detail/windows_syscalls.hpp; a double: call_event_record_sink).
+/// etwctl's consume() opens a trace with it and turns the records into typed events.
+template <class K>
+concept event_record_consumer_kernel = consumer_kernel<K> && requires(K& k) {
+    { k.event_record_callback() } -> std::same_as<void*>;
+};
+
 /// The consumer calls, named (for records, availability and messages).
 enum class consumer_function : std::uint8_t {
     open_trace_w,
@@ -230,6 +247,14 @@ struct event_trace_logfilew_layout {
     std::uint32_t is_kernel_trace = 0;
     void* context = nullptr;
 };
+
+/// The EventRecordCallback of a kernel double (the platform's default calling convention): passes the
+/// record to the event_record_sink its UserContext points at.
+inline void call_event_record_sink(event_record_layout* record) noexcept {
+    if (!record || !record->user_context) return;
+    auto const* sink = static_cast<event_record_sink const*>(record->user_context);
+    if (sink->on_record) sink->on_record(sink->context, *record);
+}
 
 // The sizes the SDK's declarations have (Microsoft Learn's structures, the MSVC / mingw-w64 layout).
 static_assert(sizeof(etw_buffer_context) == 4);

@@ -109,6 +109,9 @@ public:
         if (auto f = address(consumer_function::close_trace)) return detail::win::close_trace(f, handle);
         return win32::proc_not_found;
     }
+    /// The EventRecordCallback that hands each EVENT_RECORD to the event_record_sink in EVENT_TRACE_LOGFILEW.Context
+    /// (event_record_consumer_kernel: trace::consume).
+    void* event_record_callback() noexcept { return detail::win::event_record_callback(); }
     bool consumer_available(consumer_function f) const noexcept {
         return const_cast<native_kernel*>(this)->address(f) != 0;
     }
@@ -150,7 +153,7 @@ static_assert(kernel<native_kernel>);
 static_assert(kernel_with_availability<native_kernel>);
 static_assert(session_kernel<native_kernel> && ansi_session_kernel<native_kernel> && orphan_session_kernel<native_kernel>);
 static_assert(kernel_with_privileges<native_kernel>);
-static_assert(consumer_kernel<native_kernel>);
+static_assert(consumer_kernel<native_kernel> && event_record_consumer_kernel<native_kernel>);
 
 ETWCTL_END_NAMESPACE
 

@@ -10,13 +10,18 @@
 //     auto report = trace::consume(k, u"NT Kernel Logger", storage, control,
 //         trace::on<"SampledProfile">([&](trace::sampled_profile const& e) noexcept { count(e.instruction_pointer()); }));
 //
-// The buffers are read by the trace reader (trace/reader.hpp, trace/events.hpp), the code that reads a
-// file: consume collects the session's buffers as they are delivered (the header buffer first) into the
-// caller's storage and reads each batch in time order across processors, stacks attached. It needs a
-// kernel that hands over the buffers themselves (kernel/consumer_concept.hpp buffer_consumer_kernel: the
-// simulated kernel; Windows 11's buffer callback is the native equivalent, not used yet). Handlers run
-// inside the OS callback, so they must be noexcept (checked at compile time): nothing can throw through
-// ProcessTrace. No heap: the caller's storage holds the batch and the reader's index.
+// Two kernel lines, one set of events. A buffer_consumer_kernel (kernel/consumer_concept.hpp: the
+// simulated machine; Windows 11's buffer callback is the native equivalent, not used yet) hands over the
+// session's buffers: consume collects them (the header buffer first) into the caller's storage and reads
+// each batch with the trace reader (trace/reader.hpp, trace/events.hpp), the code that reads a file, in
+// time order across processors, stacks attached. An event_record_consumer_kernel (native_kernel: the
+// EventRecordCallback of OpenTraceW / ProcessTrace) hands over EVENT_RECORDs: an event_record_stream
+// rebuilds each as the record the reader would have read (rebuild_record, below) and attaches the
+// StackWalk records that follow an event to it by event_stream's rule (names_stack_of), so handlers get
+// the same trace::event either way. consume_file opens an .etl file through OpenTraceW the same way (the
+// portable reader reads one without Windows). Handlers run inside the OS callback, so they must be
+// noexcept (checked at compile time): nothing can throw through ProcessTrace. No heap: the caller's
+// storage holds the batch and the reader's index, or the held EVENT_RECORD events.
 //
 // Loss (Microsoft Learn, "ProcessTrace", "TRACE_LOGFILE_HEADER"; the reader's rule for SequenceNumber):
 // a buffer's SequenceNumber is unique and increasing in a session's stream, so a number skipped between
@@ -24,12 +29,14 @@
 // session's final header) gives the session's EventsLost and BuffersLost.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -37,7 +44,9 @@
 #include <utility>
 
 #include "etwctl/config.hpp"
+#include "etwctl/guid.hpp"
 #include "etwctl/kernel/consumer_concept.hpp"
+#include "etwctl/names/groups.hpp"
 #include "etwctl/kernel/session_concept.hpp"
 #include "etwctl/status_codes.hpp"
 #include "etwctl/trace/events.hpp"
@@ -46,6 +55,536 @@
 
 ETWCTL_BEGIN_NAMESPACE
 namespace trace {
+
+// ---- EVENT_RECORDs: what ProcessTrace hands a consumer, as the reader's records ------------------------
+//
+// ProcessTrace presents every record of a buffer as an EVENT_RECORD (Microsoft Learn, "EVENT_RECORD",
+// "EVENT_HEADER"; Geoff Chappell, "EVENT_HEADER" and the hook-id page): a kernel record (SYSTEM / PERFINFO
+// header) gets ProviderId = its group's GUID (names/groups.hpp), Opcode = the hook's type, Version = the
+// header's version, EVENT_HEADER_FLAG_CLASSIC_HEADER, UserData = the MOF payload, and PERFINFO's PMC / PEBS
+// values as PMC_COUNTERS / PEBS_INDEX items; a perfinfo record has no thread or process (both 0xFFFFFFFF);
+// the kernel's image load (hook 0x030A) is shown as {ImageLoadGuid, 10} (names/events.hpp explains why);
+// a classic provider's EVENT_TRACE_HEADER record keeps its class GUID, type, level and version (an
+// EVENT_INSTANCE_GUID_HEADER's instance ids come as an INSTANCE_INFO item); an EVENT_HEADER record keeps
+// its header, and its items become EVENT_HEADER_EXTENDED_DATA_ITEMs. (This mapping is the SDK's and
+// Chappell's; that PERFINFO records arrive with both ids 0xFFFFFFFF is inferred from TraceEvent's output.)
+//
+// event_record_of builds that EVENT_RECORD from a record (a kernel double's ProcessTrace, the tests, the
+// benchmark); rebuild_record is its inverse: the record in a buffer's format, in the caller's bytes, read
+// by the reader's own record_reader, so a live event is the same trace::event a file gives.
+
+/// EVENT_HEADER.Flags (evntcons.h EVENT_HEADER_FLAG_*).
+namespace event_header_flag {
+inline constexpr std::uint16_t extended_info = 0x0001;
+inline constexpr std::uint16_t trace_message = 0x0008;
+inline constexpr std::uint16_t header_32_bit = 0x0020;
+inline constexpr std::uint16_t header_64_bit = 0x0040;
+inline constexpr std::uint16_t classic_header = 0x0100;
+inline constexpr std::uint16_t processor_index = 0x0200;
+/// The flags ProcessTrace sets itself (not stored in a buffer's EVENT_HEADER).
+inline constexpr std::uint16_t consumer_only = header_32_bit | header_64_bit | classic_header | processor_index;
+} // namespace event_header_flag
+
+/// Lost_Event {6a399ae0-4bc6-4de9-870b-3657f8947e7e} (Microsoft Learn, "Lost_Event"): a real-time
+/// session's loss notices, types 32 RTLostEvent, 33 RTLostBuffer, 34 RTLostFile.
+inline constexpr guid lost_event_guid{0x6a399ae0, 0x4bc6, 0x4de9, 0x87, 0x0b, 0x36, 0x57, 0xf8, 0x94, 0x7e, 0x7e};
+
+/// The hook a classic kernel EVENT_RECORD (ProviderId, Opcode) has in a buffer, which names the event for
+/// on<"Name"> as for a file; nullopt for a GUID that is no kernel group's.
+inline std::optional<hook_id> classic_hook_of(guid const& provider, std::uint8_t opcode) noexcept {
+    auto const w = etwctl::detail::words_of(provider);
+    auto const& slot = etwctl::detail::hook_slot_of(w);
+    if (!slot.holds(w)) return std::nullopt;
+    if (slot.group == etwctl::detail::image_group && opcode == 10) return hook_id{0x030A}; // the kernel's image load
+    return hook_id(static_cast<std::uint16_t>(slot.hook_high | opcode));
+}
+
+/// An EVENT_RECORD and the items it points at, as ProcessTrace would present one record.
+struct event_record_parts {
+    static constexpr std::size_t max_items = 16;
+    event_record_layout record{};
+    event_header_extended_data_item_layout items[max_items]{};
+};
+
+/// Fills `out` with the EVENT_RECORD ProcessTrace presents for `e` (pointing into e's bytes: valid while
+/// they are). False for a record no EVENT_RECORD stands for here (a WPP message record) or with more
+/// items than max_items.
+inline bool event_record_of(event_ref const& e, event_record_parts& out) noexcept {
+    auto const& r = e.rec;
+    auto& er = out.record;
+    auto& h = er.event_header;
+    er = event_record_layout{};
+    auto const width = r.pointer_size() == 4 ? event_header_flag::header_32_bit : event_header_flag::header_64_bit;
+    h.size = 0x50;
+    h.flags = static_cast<std::uint16_t>(width | event_header_flag::processor_index);
+    h.thread_id = r.thread_id();
+    h.process_id = r.process_id();
+    h.time_stamp = static_cast<std::int64_t>(r.timestamp());
+    h.kernel_time = r.kernel_time();
+    h.user_time = r.user_time();
+    er.buffer_context.processor_index = e.processor;
+    auto const payload = r.payload();
+    er.user_data = const_cast<std::byte*>(payload.data()); // EVENT_RECORD.UserData is a PVOID; never written through
+    er.user_data_length = static_cast<std::uint16_t>(payload.size());
+    std::uint16_t n = 0;
+    auto const add = [&](std::uint16_t type, bytes_view data) noexcept {
+        if (n == event_record_parts::max_items) return false;
+        out.items[n] = {static_cast<std::uint16_t>(8U + data.size()), type, 0, static_cast<std::uint16_t>(data.size()),
+                        static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(data.data()))};
+        if (n != 0) out.items[n - 1].linkage = 1;
+        ++n;
+        return true;
+    };
+    switch (r.kind()) {
+    case record_kind::system: case record_kind::compact: case record_kind::perfinfo: {
+        auto const hook = r.hook();
+        auto const group = hook == hook_id{0x030A} ? std::uint8_t{etwctl::detail::image_group} : hook.group();
+        auto const* g = kernel_group_by_id(group);
+        h.provider_id = g ? g->event_guid : guid{};
+        h.event_descriptor.opcode = hook.type();
+        h.event_descriptor.version = static_cast<std::uint8_t>(r.version());
+        h.flags = static_cast<std::uint16_t>(h.flags | event_header_flag::classic_header);
+        if (r.kind() == record_kind::perfinfo) {
+            if (r.has_pebs() && !add(ext_type::pebs_index, r.bytes().subspan(0x10, 8))) return false;
+            if (r.pmc_count() != 0 && !add(ext_type::pmc_counters, r.bytes().subspan(r.pmc_offset(), 8U * r.pmc_count()))) return false;
+        }
+        break;
+    }
+    case record_kind::full: case record_kind::instance:
+        h.provider_id = r.event_guid();
+        h.event_descriptor.opcode = r.opcode();
+        h.event_descriptor.level = r.level();
+        h.event_descriptor.version = static_cast<std::uint8_t>(r.version());
+        h.flags = static_cast<std::uint16_t>(h.flags | event_header_flag::classic_header);
+        if (r.kind() == record_kind::instance && !add(ext_type::instance_info, r.bytes().subspan(0x30, 0x18))) return false;
+        break;
+    case record_kind::event: {
+        h.provider_id = r.provider_id();
+        auto const d = r.descriptor();
+        h.event_descriptor = {d.id, d.version, d.channel, d.level, d.opcode, d.task, d.keyword};
+        h.flags = static_cast<std::uint16_t>((r.event_flags() & ~event_header_flag::consumer_only & ~event_header_flag::extended_info) | h.flags);
+        h.event_property = r.event_property();
+        h.activity_id = r.activity_id();
+        for (auto const item : r.extended_items())
+            if (!add(item.type, item.data)) return false;
+        break;
+    }
+    case record_kind::message: return false;
+    }
+    if (n != 0) {
+        h.flags = static_cast<std::uint16_t>(h.flags | event_header_flag::extended_info);
+        er.extended_data = out.items;
+        er.extended_data_count = n;
+    }
+    return true;
+}
+
+namespace detail {
+
+/// The EVENT_RECORD's extended item `i`, its data as bytes.
+inline bytes_view er_item_data(event_record_layout const& er, std::size_t i) noexcept {
+    auto const& it = er.extended_data[i];
+    return {reinterpret_cast<std::byte const*>(static_cast<std::uintptr_t>(it.data_ptr)), it.data_size};
+}
+inline void er_put16(std::byte* p, std::size_t o, std::uint16_t v) noexcept { std::memcpy(p + o, &v, 2); }
+inline void er_put32(std::byte* p, std::size_t o, std::uint32_t v) noexcept { std::memcpy(p + o, &v, 4); }
+inline void er_put64(std::byte* p, std::size_t o, std::uint64_t v) noexcept { std::memcpy(p + o, &v, 8); }
+inline void er_put_guid(std::byte* p, std::size_t o, guid const& g) noexcept {
+    detail::er_put32(p, o, g.data1);
+    detail::er_put16(p, o + 4, g.data2);
+    detail::er_put16(p, o + 6, g.data3);
+    for (std::size_t i = 0; i < 8; ++i) p[o + 8 + i] = std::byte{g.data4[i]};
+}
+
+} // namespace detail
+
+/// Writes the record `er` stands for into `out` in a buffer's format (the inverse of event_record_of)
+/// and reads it with the reader's record_reader into `rec`. Returns the bytes used, or 0 when it cannot:
+/// a WPP message, a record larger than a buffer's record size field (u16) or than `out`, an extended item
+/// without data. A classic record of a GUID that is no kernel group is rebuilt as EVENT_TRACE_HEADER.
+inline std::size_t rebuild_record(event_record_layout const& er, std::span<std::byte> out, record& rec) noexcept {
+    auto const& h = er.event_header;
+    bool const p4 = (h.flags & event_header_flag::header_32_bit) != 0;
+    if ((h.flags & event_header_flag::trace_message) != 0) return 0;
+    if (er.extended_data_count != 0 && er.extended_data == nullptr) return 0;
+    if (er.user_data_length != 0 && er.user_data == nullptr) return 0;
+    bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data_length);
+    auto const ts = static_cast<std::uint64_t>(h.time_stamp);
+    std::byte* const p = out.data();
+    std::size_t fixed = 0;
+    std::optional<hook_id> hook;
+    bool const classic = (h.flags & event_header_flag::classic_header) != 0;
+    if (classic) hook = classic_hook_of(h.provider_id, h.event_descriptor.opcode);
+    if (hook) {
+        // SYSTEM_TRACE_HEADER, or PERFINFO_TRACE_HEADER for a record without thread and process
+        bytes_view pebs{}, pmc{};
+        for (std::size_t i = 0; i < er.extended_data_count; ++i) {
+            if (er.extended_data[i].ext_type == ext_type::pebs_index) pebs = detail::er_item_data(er, i).first((std::min)(std::size_t{8}, std::size_t{er.extended_data[i].data_size}));
+            else if (er.extended_data[i].ext_type == ext_type::pmc_counters) pmc = detail::er_item_data(er, i);
+        }
+        bool const perfinfo = h.thread_id == no_id && h.process_id == no_id;
+        std::size_t const pmc_count = (std::min)(pmc.size() / 8, std::size_t{7});
+        fixed = perfinfo ? 0x10U + (pebs.size() == 8 ? 8U : 0U) + 8U * pmc_count : 0x20U;
+        if (fixed + payload.size() > 0xFFFF || fixed + payload.size() > out.size()) return 0;
+        std::memset(p, 0, fixed);
+        p[0] = std::byte{h.event_descriptor.version};
+        p[3] = std::byte{0xC0};
+        detail::er_put16(p, 4, static_cast<std::uint16_t>(fixed + payload.size()));
+        detail::er_put16(p, 6, hook->value);
+        if (perfinfo) {
+            p[1] = std::byte{static_cast<std::uint8_t>(pmc_count | (pebs.size() == 8 ? 0x80U : 0U))};
+            p[2] = std::byte{p4 ? header_type::perfinfo32 : header_type::perfinfo64};
+            detail::er_put64(p, 8, ts);
+            std::size_t at = 0x10;
+            if (pebs.size() == 8) std::memcpy(p + at, pebs.data(), 8), at += 8;
+            if (pmc_count != 0) std::memcpy(p + at, pmc.data(), 8 * pmc_count);
+        } else {
+            p[2] = std::byte{p4 ? header_type::system32 : header_type::system64};
+            detail::er_put32(p, 8, h.thread_id);
+            detail::er_put32(p, 0x0C, h.process_id);
+            detail::er_put64(p, 0x10, ts);
+            detail::er_put32(p, 0x18, h.kernel_time);
+            detail::er_put32(p, 0x1C, h.user_time);
+        }
+    } else if (classic) {
+        // EVENT_TRACE_HEADER (EVENT_INSTANCE_GUID_HEADER when an INSTANCE_INFO item gives the instance)
+        bytes_view instance{};
+        for (std::size_t i = 0; i < er.extended_data_count; ++i)
+            if (er.extended_data[i].ext_type == ext_type::instance_info && er.extended_data[i].data_size >= 0x18) instance = detail::er_item_data(er, i).first(0x18);
+        fixed = instance.empty() ? 0x30U : 0x48U;
+        if (fixed + payload.size() > 0xFFFF || fixed + payload.size() > out.size()) return 0;
+        std::memset(p, 0, fixed);
+        detail::er_put16(p, 0, static_cast<std::uint16_t>(fixed + payload.size()));
+        p[2] = std::byte{instance.empty() ? (p4 ? header_type::full_header32 : header_type::full_header64)
+                                          : (p4 ? header_type::instance32 : header_type::instance64)};
+        p[3] = std::byte{0xC0};
+        p[4] = std::byte{h.event_descriptor.opcode};
+        p[5] = std::byte{h.event_descriptor.level};
+        detail::er_put16(p, 6, h.event_descriptor.version);
+        detail::er_put32(p, 8, h.thread_id);
+        detail::er_put32(p, 0x0C, h.process_id);
+        detail::er_put64(p, 0x10, ts);
+        detail::er_put_guid(p, 0x18, h.provider_id);
+        detail::er_put32(p, 0x28, h.kernel_time);
+        detail::er_put32(p, 0x2C, h.user_time);
+        if (!instance.empty()) std::memcpy(p + 0x30, instance.data(), 0x18);
+    } else {
+        // EVENT_HEADER, then the items (each 8-aligned: size, type, linkage, data size, data)
+        fixed = 0x50;
+        for (std::size_t i = 0; i < er.extended_data_count; ++i) fixed += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
+        if (fixed + payload.size() > 0xFFFF || fixed + payload.size() > out.size()) return 0;
+        auto const flags = static_cast<std::uint16_t>((h.flags & ~event_header_flag::consumer_only & ~event_header_flag::extended_info) |
+                                                      (er.extended_data_count != 0 ? event_header_flag::extended_info : 0));
+        detail::er_put16(p, 0, static_cast<std::uint16_t>(fixed + payload.size()));
+        p[2] = std::byte{p4 ? header_type::event_header32 : header_type::event_header64};
+        p[3] = std::byte{0xC0};
+        detail::er_put16(p, 4, flags);
+        detail::er_put16(p, 6, h.event_property);
+        detail::er_put32(p, 8, h.thread_id);
+        detail::er_put32(p, 0x0C, h.process_id);
+        detail::er_put64(p, 0x10, ts);
+        detail::er_put_guid(p, 0x18, h.provider_id);
+        auto const& d = h.event_descriptor;
+        detail::er_put16(p, 0x28, d.id);
+        p[0x2A] = std::byte{d.version}, p[0x2B] = std::byte{d.channel}, p[0x2C] = std::byte{d.level}, p[0x2D] = std::byte{d.opcode};
+        detail::er_put16(p, 0x2E, d.task);
+        detail::er_put64(p, 0x30, d.keyword);
+        detail::er_put32(p, 0x38, h.kernel_time);
+        detail::er_put32(p, 0x3C, h.user_time);
+        detail::er_put_guid(p, 0x40, h.activity_id);
+        std::size_t at = 0x50;
+        for (std::size_t i = 0; i < er.extended_data_count; ++i) {
+            auto const& it = er.extended_data[i];
+            std::size_t const step = (8U + it.data_size + 7U) & ~std::size_t{7};
+            std::memset(p + at, 0, step);
+            detail::er_put16(p, at, static_cast<std::uint16_t>(8U + it.data_size));
+            detail::er_put16(p, at + 2, it.ext_type);
+            detail::er_put16(p, at + 4, i + 1 < er.extended_data_count ? 1 : 0);
+            detail::er_put16(p, at + 6, it.data_size);
+            if (it.data_size != 0) std::memcpy(p + at + 8, detail::er_item_data(er, i).data(), it.data_size);
+            at += step;
+        }
+    }
+    if (!payload.empty()) std::memcpy(p + fixed, payload.data(), payload.size());
+    std::size_t const size = fixed + payload.size();
+    if (record_reader::read(bytes_view(p, size), 0, rec).what != rule::ok) return 0;
+    return size;
+}
+
+/// EVENT_RECORDs in, trace::events out, each with its stack: a StackWalk (or stack-key) record is
+/// attached to the held event it names (names_stack_of: its EventTimeStamp and thread, the rule
+/// event_stream applies to a file), so an event that may take a stack is held until its processor has
+/// logged the records event_stream would look at (reader::max_look_ahead), at most `window` events (or
+/// until finish()): ProcessTrace merges a file's processors in time order, so other processors' events
+/// come between an event and its stack. Held events live in the caller's storage, used as a ring: each
+/// record rebuilt in a buffer's format, then the stack parts copied as they arrive. No heap. Events are
+/// delivered in the order they arrived.
+///
+/// push's `wanted(hook)` says which kernel events the caller handles (consume: the on<"Name"> handlers'
+/// hooks; every event when on_any is given): any other record is counted (skipped()) and not rebuilt;
+/// if it may take a stack it is held as a placeholder, so a stack record naming it is taken by it, as
+/// the file's reader gives that stack to it and not to a later event.
+class event_record_stream {
+public:
+    static constexpr std::size_t max_window = 256;
+    static constexpr std::size_t default_window = 256;
+    /// Enough for the largest record (64 KiB) and its two stack parts beside a window of ordinary ones.
+    static constexpr std::size_t storage_size() noexcept { return std::size_t{1} << 20; }
+
+    explicit event_record_stream(std::span<std::byte> storage, std::size_t window = default_window) noexcept
+        : storage_(storage.first(storage.size() & ~std::size_t{7})), window_(window == 0 ? 1 : (std::min)(window, max_window)) {}
+    event_record_stream(event_record_stream const&) = delete;
+    event_record_stream& operator=(event_record_stream const&) = delete;
+
+    /// Every record wanted.
+    static constexpr bool want_all(hook_id) noexcept { return true; }
+
+    /// Takes one EVENT_RECORD; deliver(event const&) is called for each event that is complete.
+    template <class F, class W = bool (*)(hook_id) noexcept>
+    void push(event_record_layout const& er, F&& deliver, W&& wanted = &want_all, bool want_unhooked = true) noexcept {
+        auto const& h = er.event_header;
+        bool const classic = (h.flags & event_header_flag::classic_header) != 0;
+        std::optional<hook_id> const hook = classic ? classic_hook_of(h.provider_id, h.event_descriptor.opcode) : std::nullopt;
+        if (classic && !hook && h.provider_id == lost_event_guid) {
+            if (h.event_descriptor.opcode == 32) ++events_lost_;
+            else if (h.event_descriptor.opcode == 33) ++buffers_lost_;
+            return;
+        }
+        auto const ts = static_cast<std::uint64_t>(h.time_stamp);
+        if (first_timestamp_ == 0) first_timestamp_ = ts;
+        if (ts > last_timestamp_) last_timestamp_ = ts;
+        std::uint16_t const processor = processor_of(er);
+        std::uint32_t const ordinal = ++ordinals_[processor % processor_slots]; // this record's place on its processor
+        bool const stack_record = hook && hook->group() == etwctl::detail::stackwalk_group;
+        bool const attached = stack_record && attach(er, *hook, processor, ordinal);
+        while (held_ != 0 && complete(slots_[head_slot_])) deliver_oldest(deliver);
+        if (attached) return;
+        bool const want = hook ? wanted(*hook) : want_unhooked;
+        if (!want) {
+            ++skipped_;
+            if (!classic || stack_record) return; // no stack to take (EVENT_HEADER events carry theirs as items)
+            if (held_ == window_) deliver_oldest(deliver);
+            std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
+            bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
+            auto& s = slots_[(head_slot_ + held_) % window_];
+            s.placeholder = true;
+            s.timestamp = ts;
+            s.processor = processor;
+            s.takes = true;
+            s.tid = stack_thread_of(hook.value_or(hook_id{}), h.thread_id, payload, p);
+            s.parts = 0;
+            s.ordinal = ordinal;
+            s.start = held_ == 0 ? tail_ : slots_[(head_slot_ + held_ - 1) % window_].start; // no bytes of its own
+            remember(processor, ts);
+            ++held_;
+            return;
+        }
+        if (held_ == window_) deliver_oldest(deliver);
+        // the record's size is at most the largest header (0x50), the items and the payload
+        std::size_t bound = 0x50U + er.user_data_length;
+        for (std::size_t i = 0; er.extended_data && i < er.extended_data_count; ++i) bound += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
+        std::size_t at = 0;
+        while (!allocate(bound, at)) {
+            if (held_ == 0) {
+                ++unconverted_;
+                return;
+            }
+            deliver_oldest(deliver);
+        }
+        record rec;
+        std::size_t const n = rebuild_record(er, storage_.subspan(at, bound), rec);
+        if (n == 0) {
+            tail_ = at; // give the bytes back: the last allocation
+            if (held_ == 0) reset();
+            ++unconverted_;
+            return;
+        }
+        tail_ = at + round8(n);
+        if (!have_clock_ && rec.kind() == record_kind::system && rec.hook() == hook_id{0}) set_clock(rec);
+        auto& s = slots_[(head_slot_ + held_) % window_];
+        s.e = event(event_ref{rec, processor, 0, 0, 0}, have_clock_ ? &clock_ : nullptr);
+        if (rec.kind() == record_kind::event) add_stack_items(rec, s.e.stack_parts());
+        s.placeholder = false;
+        s.timestamp = ts;
+        s.processor = processor;
+        s.start = at;
+        s.takes = takes_stack_records(rec);
+        s.tid = stack_thread_of(rec);
+        s.parts = 0;
+        s.ordinal = ordinal;
+        remember(processor, ts);
+        ++held_;
+        if (held_ == 1 && complete(s)) deliver_oldest(deliver);
+    }
+    /// Delivers every held event (ProcessTrace returned).
+    template <class F>
+    void finish(F&& deliver) noexcept {
+        while (held_ != 0) deliver_oldest(deliver);
+    }
+
+    trace::clock const& clock() const noexcept { return clock_; }
+    bool has_clock() const noexcept { return have_clock_; }
+    /// EVENT_RECORDs no record stands for (a WPP message, a record larger than the storage): not delivered.
+    std::uint64_t unconverted() const noexcept { return unconverted_; }
+    /// Records not wanted (counted only).
+    std::uint64_t skipped() const noexcept { return skipped_; }
+    /// Stack parts that did not fit the storage (their event is delivered without them).
+    std::uint64_t stacks_dropped() const noexcept { return stacks_dropped_; }
+    /// Lost_Event notices: RTLostEvent and RTLostBuffer.
+    std::uint64_t events_lost() const noexcept { return events_lost_; }
+    std::uint64_t buffers_lost() const noexcept { return buffers_lost_; }
+    /// The raw timestamps of the first record and the latest one (0: none).
+    std::uint64_t first_timestamp() const noexcept { return first_timestamp_; }
+    std::uint64_t last_timestamp() const noexcept { return last_timestamp_; }
+
+private:
+    struct slot {
+        event e;
+        std::uint64_t timestamp = 0;
+        std::size_t start = 0;     ///< where its bytes begin in the ring
+        std::uint32_t ordinal = 0; ///< its place among its processor's records
+        std::uint32_t tid = 0;
+        std::uint16_t processor = 0;
+        std::uint8_t parts = 0;
+        bool takes = false;
+        bool placeholder = false;  ///< a record not wanted: takes its stack, is never delivered
+    };
+    static constexpr std::size_t round8(std::size_t n) noexcept { return (n + 7U) & ~std::size_t{7}; }
+    /// GetEventProcessorIndex (evntcons.h): ProcessorIndex with EVENT_HEADER_FLAG_PROCESSOR_INDEX, else ProcessorNumber.
+    static std::uint16_t processor_of(event_record_layout const& er) noexcept {
+        return (er.event_header.flags & event_header_flag::processor_index) != 0 ? er.buffer_context.processor_index
+                                                                                 : er.buffer_context.processor_number();
+    }
+    /// Whether no later record can be the stack of a held event: it takes none, has all its parts, or its
+    /// processor has logged more records since than event_stream looks at.
+    bool complete(slot const& s) const noexcept {
+        return !s.takes || s.parts >= stack_view::max_parts ||
+               ordinals_[s.processor % processor_slots] - s.ordinal > reader::max_look_ahead + 1;
+    }
+
+    // The ring: bytes [head, tail) are in use, or [head, wrap) and [0, tail) once an allocation wrapped.
+    // Space is given back in allocation order, when the oldest held event is delivered: a stack part is
+    // allocated after its event's record, and its event is delivered before any later event, so the part
+    // is never given back while its event is held.
+    bool allocate(std::size_t n, std::size_t& at) noexcept {
+        n = round8(n);
+        if (!wrapped_) {
+            if (storage_.size() - tail_ >= n) {
+                at = tail_;
+                tail_ += n;
+                return true;
+            }
+            if (head_ > n) { // wrap (strictly more than n free at the front: tail never meets head)
+                wrapped_ = true;
+                at = 0;
+                tail_ = n;
+                return true;
+            }
+            return false;
+        }
+        if (head_ - tail_ > n) {
+            at = tail_;
+            tail_ += n;
+            return true;
+        }
+        return false;
+    }
+    void reset() noexcept { head_ = tail_ = 0, wrapped_ = false; }
+    /// Notes the slot being pushed (sequence number pushed_) among its processor's latest ones.
+    void remember(std::uint16_t processor, std::uint64_t timestamp) noexcept {
+        auto& r = recent_[processor % processor_slots];
+        r.seq[r.next] = static_cast<std::uint32_t>(pushed_);
+        r.timestamp[r.next] = timestamp;
+        r.next = static_cast<std::uint8_t>((r.next + 1) % recent_count);
+        ++pushed_;
+    }
+
+    /// A StackWalk / stack-key record naming a held event: its frames are copied for that event.
+    bool attach(event_record_layout const& er, hook_id hook, std::uint16_t processor, std::uint32_t ordinal) noexcept {
+        if (held_ == 0) return false;
+        auto const& h = er.event_header;
+        bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
+        std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
+        // a stack follows its event on the event's processor, within the records event_stream looks at for
+        // a file (the next one and reader::max_look_ahead after it); the oldest event it names takes it, as
+        // the file's first event to look ahead does (several events may carry one timestamp and thread)
+        if (payload.size() < 0x10) return false;
+        std::uint64_t const event_time_stamp = etwctl::detail::load<std::uint64_t>(payload.data(), 0);
+        auto const& r = recent_[processor % processor_slots];
+        // the processor's latest events, oldest first: those with the stack's EventTimeStamp and still held;
+        // an event more than max_look_ahead + 1 records back on its processor cannot take it, so only the
+        // latest max_look_ahead + 1 are looked at
+        constexpr std::size_t look = reader::max_look_ahead + 1;
+        for (std::size_t i = recent_count - look; i < recent_count; ++i) {
+            std::size_t const j = (r.next + i) % recent_count;
+            if (r.timestamp[j] != event_time_stamp) continue;
+            std::uint32_t const age = static_cast<std::uint32_t>(pushed_) - r.seq[j];
+            if (age == 0 || age > held_) continue;
+            auto& s = slots_[(pushed_ - age) % window_];
+            if (!s.takes || s.parts >= stack_view::max_parts || s.processor != processor ||
+                ordinal - s.ordinal > reader::max_look_ahead + 1 || !names_stack_of(s.timestamp, s.tid, hook, payload))
+                continue;
+            if (hook != stack_walk_hook && payload.size() < 0x10U + p) continue; // a key reference too short for its key
+            ++s.parts;
+            if (s.placeholder) return true; // the stack of a record not wanted
+            if (hook != stack_walk_hook) {
+                s.e.stack_parts().add_unresolved(); // a stack-cache key: its frames come later, in a Delete or Rundown record
+                return true;
+            }
+            auto const frames = stack_walk_frames(payload, p);
+            std::size_t at = 0;
+            if (!allocate(frames.size(), at)) {
+                ++stacks_dropped_;
+                return true;
+            }
+            if (!frames.empty()) std::memcpy(storage_.data() + at, frames.data(), frames.size());
+            s.e.stack_parts().add(bytes_view(storage_.data() + at, frames.size()), p);
+            return true;
+        }
+        return false;
+    }
+    template <class F>
+    void deliver_oldest(F& deliver) noexcept {
+        auto const& s = slots_[head_slot_];
+        if (!s.placeholder) deliver(static_cast<event const&>(s.e));
+        head_slot_ = (head_slot_ + 1) % window_;
+        if (--held_ == 0) return reset();
+        std::size_t const next = slots_[head_slot_].start;
+        if (wrapped_ && next < head_) wrapped_ = false; // the oldest now lies in the wrapped part
+        head_ = next;
+    }
+    void set_clock(record const& rec) noexcept {
+        payload_ref const payload{rec.payload(), static_cast<std::uint8_t>(rec.version()), rec.pointer_size()};
+        if (layout::logfile_header::check(payload) != layout_fault::none) return;
+        layout::logfile_header const hd(payload);
+        clock_ = trace::clock(hd.clock_type(), hd.perf_freq(), hd.cpu_speed_mhz(), hd.start_time(), rec.timestamp());
+        have_clock_ = true;
+    }
+
+    std::span<std::byte> storage_;
+    std::size_t window_;
+    std::size_t head_ = 0, tail_ = 0;
+    bool wrapped_ = false;
+    slot slots_[max_window]{};
+    std::size_t head_slot_ = 0, held_ = 0;
+    static constexpr std::size_t processor_slots = 256; // more processors share counters: the window only widens
+    std::uint32_t ordinals_[processor_slots] = {};
+    // Each processor's latest held events, as sequence numbers (slot = seq % window): a stack record is
+    // looked for among these only (within reader::max_look_ahead + 1 records of its processor).
+    static constexpr std::size_t recent_count = 16;
+    static_assert(recent_count > reader::max_look_ahead + 1);
+    struct recent_events {
+        std::uint64_t timestamp[recent_count] = {};
+        std::uint32_t seq[recent_count] = {};
+        std::uint8_t next = 0;
+    };
+    recent_events recent_[processor_slots]{};
+    std::uint64_t pushed_ = 0; ///< slots pushed so far: the oldest held is pushed_ - held_, at (pushed_ - held_) % window
+    trace::clock clock_{};
+    bool have_clock_ = false;
+    std::uint64_t unconverted_ = 0, skipped_ = 0, stacks_dropped_ = 0, events_lost_ = 0, buffers_lost_ = 0;
+    std::uint64_t first_timestamp_ = 0, last_timestamp_ = 0;
+};
 
 /// Why consumption ended.
 enum class consume_end : std::uint8_t {
@@ -83,6 +622,8 @@ struct consume_report {
     std::uint64_t last_timestamp = 0;
     trace_clock::duration span{};     ///< last - first event, in the session's clock
     fault first_fault{};
+    std::uint64_t unconverted = 0;    ///< EVENT_RECORDs no record stands for (WPP messages, too large): not delivered
+    std::uint64_t stacks_dropped = 0; ///< EVENT_RECORD path: stack parts that did not fit their event's storage
 
     /// Whether anything was lost on the way.
     constexpr bool lost() const noexcept { return buffers_lost != 0 || events_lost != 0 || header_buffers_lost != 0; }
@@ -126,6 +667,12 @@ private:
 
 /// Ends a running consume from any thread (CloseTrace on its handle), or from a handler. One control per
 /// consume: a stop requested before consume opens the trace ends that consume at once.
+class consume_control;
+namespace detail {
+template <class K, class... H>
+consume_report consume_trace(K&, consume_name, bool, consume_storage, consume_control&, H...) noexcept;
+} // namespace detail
+
 class consume_control {
 public:
     /// Requests the end; returns CloseTrace's Win32 code (0 when consume has not opened the trace yet:
@@ -142,7 +689,7 @@ public:
 
 private:
     template <class K, class... H>
-    friend consume_report consume(K&, consume_name, consume_storage, consume_control&, H...) noexcept;
+    friend consume_report detail::consume_trace(K&, consume_name, bool, consume_storage, consume_control&, H...) noexcept;
     std::atomic<std::uint64_t> handle_{invalid_processtrace_handle};
     std::atomic<bool> stop_{false};
 };
@@ -162,6 +709,71 @@ template <class F>
 struct handler_noexcept<on_raw_handler<F>> : std::bool_constant<std::is_nothrow_invocable_v<F&, raw_event const&>> {};
 template <class F>
 struct handler_noexcept<on_any_handler<F>> : std::bool_constant<std::is_nothrow_invocable_v<F&, event const&>> {};
+
+/// dispatch's step for one event, counted in the report: the typed handlers its name selects, on_any,
+/// and on_raw when a layout refused it.
+template <class... A>
+void deliver_event(consume_report& report, event const& e, A&... hs) noexcept {
+    ++report.events;
+    bool refused = false;
+    layout_fault why = layout_fault::none;
+    dispatch_report d;
+    (trace::detail::deliver(hs, e, d, refused, why), ...);
+    report.typed += d.typed;
+    if (!refused) return;
+    ++report.raw;
+    raw_event const r(e, why);
+    (
+        [&](auto& h) {
+            if constexpr (trace::detail::is_raw<std::remove_cvref_t<decltype(h)>>) h.f(r);
+        }(hs),
+        ...);
+}
+
+/// The EVENT_RECORD path: each record from ProcessTrace's callback into the event_record_stream, each
+/// complete event to the handlers.
+template <class... H>
+struct record_consume_state {
+    event_record_stream stream;
+    consume_control* control;
+    std::tuple<H...>* handlers;
+    consume_report report{};
+
+    /// on_any takes every event; otherwise only the kernel events of the on<"Name"> handlers are rebuilt.
+    static constexpr bool all = (is_any<H> || ...);
+    static constexpr bool wanted(hook_id h) noexcept {
+        if constexpr (all) return true;
+        else return ((is_on<H> && h == handler_hook<H>()) || ...);
+    }
+    template <class X>
+    static constexpr hook_id handler_hook() noexcept {
+        if constexpr (is_on<X>) return X::hook;
+        else return hook_id{};
+    }
+
+    void deliver(event const& e) noexcept {
+        std::apply([&](auto&... h) { deliver_event(report, e, h...); }, *handlers);
+    }
+    static void on_record(void* context, event_record_layout const& r) noexcept {
+        auto* self = static_cast<record_consume_state*>(context);
+        // the header event (hook 0) always: it carries the session's clock
+        self->stream.push(r, [self](event const& e) noexcept { self->deliver(e); },
+                          [](hook_id h) noexcept { return h == hook_id{0} || wanted(h); }, all);
+    }
+    void finish() noexcept {
+        stream.finish([this](event const& e) noexcept { deliver(e); });
+        report.events += stream.skipped();
+        report.first_timestamp = stream.first_timestamp();
+        report.last_timestamp = stream.last_timestamp();
+        report.unconverted = stream.unconverted();
+        report.stacks_dropped = stream.stacks_dropped();
+        report.buffers_lost += stream.buffers_lost();
+        report.events_lost += static_cast<std::uint32_t>(stream.events_lost());
+        if (report.first_timestamp != 0 && stream.has_clock())
+            report.span = std::chrono::duration_cast<trace_clock::duration>(stream.clock().time(report.last_timestamp) -
+                                                                            stream.clock().time(report.first_timestamp));
+    }
+};
 
 template <class... H>
 struct consume_state {
@@ -239,20 +851,7 @@ struct consume_state {
         event e;
         while (s.next(e)) {
             if (header_delivered && e.ref().stream == 0) continue;
-            ++report.events;
-            bool refused = false;
-            layout_fault why = layout_fault::none;
-            dispatch_report d;
-            (trace::detail::deliver(hs, e, d, refused, why), ...);
-            report.typed += d.typed;
-            if (!refused) continue;
-            ++report.raw;
-            raw_event const r(e, why);
-            (
-                [&](auto& h) {
-                    if constexpr (trace::detail::is_raw<std::remove_cvref_t<decltype(h)>>) h.f(r);
-                }(hs),
-                ...);
+            deliver_event(report, e, hs...);
         }
     }
     bool fail(consume_end why, fault const& f) noexcept {
@@ -268,51 +867,107 @@ struct consume_state {
 
 } // namespace detail
 
+namespace detail {
+
+template <class... H>
+consteval bool check_handlers() {
+    static_assert(sizeof...(H) > 0, "etwctl::trace::consume: give at least one handler (on<\"Name\">, on_raw, on_any)");
+    static_assert((std::is_base_of_v<on_tag, H> && ...),
+                  "etwctl::trace::consume: a handler is made by on<\"Name\">(f), on_raw(f) or on_any(f)");
+    static_assert((handler_noexcept<H>::value && ...),
+                  "etwctl::trace::consume: handlers run inside ProcessTrace's callback and must be noexcept");
+    return true;
+}
+
+/// OpenTraceW on a session (real time) or a file, ProcessTrace on the caller's thread, CloseTrace.
+template <class K, class... H>
+consume_report consume_trace(K& k, consume_name source, bool file, consume_storage storage, consume_control& control, H... handlers) noexcept {
+    static_assert(buffer_consumer_kernel<K> || event_record_consumer_kernel<K>,
+                  "etwctl::trace::consume: the kernel must deliver the session's buffers (buffer_consumer_kernel: "
+                  "sim::live_session) or its EVENT_RECORDs (event_record_consumer_kernel: native_kernel)");
+    std::tuple<H...> hs{std::move(handlers)...};
+    consume_report failed{};
+
+    // OpenTraceW: the session by name (real time) or a file; EVENT_RECORD callbacks, raw timestamps (stacks
+    // are matched to their events by the raw timestamp)
+    wide_char name[1025] = {};
+    if (source.size() == 0 || source.size() >= std::size(name)) {
+        failed.reason = consume_end::open_failed;
+        failed.win32 = win32::invalid_parameter;
+        return failed;
+    }
+    for (std::size_t i = 0; i < source.size(); ++i) name[i] = source[i];
+    event_trace_logfilew_layout logfile{};
+    if (file) logfile.log_file_name = name;
+    else logfile.logger_name = name;
+    logfile.process_trace_mode = (file ? 0U : process_trace_mode::real_time) | process_trace_mode::event_record | process_trace_mode::raw_timestamp;
+
+    if constexpr (buffer_consumer_kernel<K>) {
+        consume_state<H...> st{storage, &control, &hs};
+        std::uint64_t h = invalid_processtrace_handle;
+        if (std::uint32_t const e = k.open_trace_w(&logfile, &h); e != win32::success) {
+            st.report.reason = consume_end::open_failed;
+            st.report.win32 = e;
+            return st.report;
+        }
+        control.handle_.store(h, std::memory_order_release);
+        std::uint32_t const e = control.stop_requested() ? win32::success : k.process_trace_buffers(h, &consume_state<H...>::on_buffer, &st);
+        control.handle_.store(invalid_processtrace_handle, std::memory_order_release);
+        (void)k.close_trace(h);
+        if (!st.failed) st.flush();
+        if (st.failed) return st.report;
+        if (control.stop_requested()) st.report.reason = consume_end::stopped;
+        else if (e != win32::success && e != consumer_result::cancelled) {
+            st.report.reason = consume_end::process_failed;
+            st.report.win32 = e;
+        }
+        return st.report;
+    } else {
+        // the records are rebuilt into storage.buffers (event_record_stream: a few slots of held events)
+        record_consume_state<H...> st{event_record_stream(storage.buffers), &control, &hs};
+        event_record_sink sink{&record_consume_state<H...>::on_record, &st};
+        logfile.event_record_callback = k.event_record_callback();
+        logfile.context = &sink;
+        std::uint64_t h = invalid_processtrace_handle;
+        if (std::uint32_t const e = k.open_trace_w(&logfile, &h); e != win32::success) {
+            st.report.reason = consume_end::open_failed;
+            st.report.win32 = e;
+            return st.report;
+        }
+        control.handle_.store(h, std::memory_order_release);
+        std::uint32_t const e = control.stop_requested() ? win32::success : k.process_trace(&h, 1, nullptr, nullptr);
+        control.handle_.store(invalid_processtrace_handle, std::memory_order_release);
+        (void)k.close_trace(h); // after ProcessTrace returned: no callback runs any more
+        st.finish();
+        if (control.stop_requested()) st.report.reason = consume_end::stopped;
+        else if (e != win32::success && e != consumer_result::cancelled) {
+            st.report.reason = consume_end::process_failed;
+            st.report.win32 = e;
+        }
+        return st.report;
+    }
+}
+
+} // namespace detail
+
 /// Consumes the real-time session `session_name` until it stops or control.stop(k) is called: every
-/// event to the handlers (on<"Name">, on_raw, on_any: each noexcept), in time order per batch of buffers.
+/// event to the handlers (on<"Name">, on_raw, on_any: each noexcept), as reading a file delivers them.
+/// A buffer_consumer_kernel (the simulated machine) hands over buffers, read by the trace reader in
+/// batches (storage.buffers: a batch, storage.index: the reader's index); an event_record_consumer_kernel
+/// (native_kernel) hands over EVENT_RECORDs, rebuilt as records in storage.buffers
+/// (event_record_stream::storage_size(): a few held events; storage.index is not used).
 template <class K, class... H>
 consume_report consume(K& k, consume_name session_name, consume_storage storage, consume_control& control, H... handlers) noexcept {
-    static_assert(buffer_consumer_kernel<K>,
-                  "etwctl::trace::consume: the kernel must hand over the session's buffers (buffer_consumer_kernel: "
-                  "sim::live_session); EVENT_RECORD consumption through native_kernel is not available yet");
-    static_assert(sizeof...(H) > 0, "etwctl::trace::consume: give at least one handler (on<\"Name\">, on_raw, on_any)");
-    static_assert((std::is_base_of_v<detail::on_tag, H> && ...),
-                  "etwctl::trace::consume: a handler is made by on<\"Name\">(f), on_raw(f) or on_any(f)");
-    static_assert((detail::handler_noexcept<H>::value && ...),
-                  "etwctl::trace::consume: handlers run inside ProcessTrace's callback and must be noexcept");
-    std::tuple<H...> hs{std::move(handlers)...};
-    detail::consume_state<H...> st{storage, &control, &hs};
+    static_assert(detail::check_handlers<H...>());
+    return detail::consume_trace(k, session_name, false, storage, control, std::move(handlers)...);
+}
 
-    // OpenTraceW: the session by name, real time, EVENT_RECORD callbacks, raw timestamps (stacks are
-    // matched to their events by the raw timestamp)
-    wide_char name[1025] = {};
-    if (session_name.size() == 0 || session_name.size() >= std::size(name)) {
-        st.report.reason = consume_end::open_failed;
-        st.report.win32 = win32::invalid_parameter;
-        return st.report;
-    }
-    for (std::size_t i = 0; i < session_name.size(); ++i) name[i] = session_name[i];
-    event_trace_logfilew_layout logfile{};
-    logfile.logger_name = name;
-    logfile.process_trace_mode = process_trace_mode::real_time | process_trace_mode::event_record | process_trace_mode::raw_timestamp;
-    std::uint64_t h = invalid_processtrace_handle;
-    if (std::uint32_t const e = k.open_trace_w(&logfile, &h); e != win32::success) {
-        st.report.reason = consume_end::open_failed;
-        st.report.win32 = e;
-        return st.report;
-    }
-    control.handle_.store(h, std::memory_order_release);
-    std::uint32_t const e = control.stop_requested() ? win32::success : k.process_trace_buffers(h, &detail::consume_state<H...>::on_buffer, &st);
-    control.handle_.store(invalid_processtrace_handle, std::memory_order_release);
-    (void)k.close_trace(h);
-    if (!st.failed) st.flush();
-    if (st.failed) return st.report;
-    if (control.stop_requested()) st.report.reason = consume_end::stopped;
-    else if (e != win32::success && e != consumer_result::cancelled) {
-        st.report.reason = consume_end::process_failed;
-        st.report.win32 = e;
-    }
-    return st.report;
+/// Consumes an .etl file through OpenTraceW / ProcessTrace (LogFileName: Windows decodes it), with the same
+/// handlers; the portable reader (trace/reader.hpp, dispatch) reads a file without Windows.
+template <class K, class... H>
+consume_report consume_file(K& k, consume_name path, consume_storage storage, consume_control& control, H... handlers) noexcept {
+    static_assert(detail::check_handlers<H...>());
+    return detail::consume_trace(k, path, true, storage, control, std::move(handlers)...);
 }
 
 } // namespace trace

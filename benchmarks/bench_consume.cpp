@@ -1,0 +1,342 @@
+// Google Benchmark: consuming live (issue 33 item 7). The same EVENT_RECORDs, as ProcessTrace presents
+// a trace's records (trace::event_record_of, prepared outside the timed loops), handed one by one to an
+// EventRecordCallback by a kernel double's ProcessTrace (the OS's part, not measured):
+//   raw      the best hand-written EVENT_RECORD callback: a switch on ProviderId (PerfInfo, Thread,
+//            StackWalk) and Opcode, reading the fields straight from UserData: SampledProfile's
+//            InstructionPointer and ThreadId, CSwitch's NewThreadId, each StackWalk's frame count and
+//            first frame (the raw callback sees stacks as records of their own)
+//   consume  trace::consume through the same callback: each EVENT_RECORD rebuilt as the reader's record,
+//            stacks attached to their events, typed handlers doing the same work
+//            (on<"SampledProfile">: instruction_pointer, thread_id, stack size and frame 0;
+//            on<"CSwitch">: new_thread_id)
+// Both compute the same checksum (printed by --ir; a difference means they did not do the same work).
+// Inputs: the real trace (tests/trace/data/net.4.5.2.x86.etl, 32-bit) and a generated 64-bit profiler
+// trace of 16 MiB (tests/trace/support/trace_writer.hpp, deterministic, 4 processors).
+// Counters per row: events_per_second (records / CPU s), time_per_event, and instructions_per_event from
+// the CPU's instruction counter (Linux perf_event_open, user mode, this thread; 0 when unavailable),
+// counted in the same run as the time.
+//
+//   etwctl_bench_consume --benchmark_repetitions=5 --benchmark_counters_tabular=true   (scripts/bench_consume.sh)
+//   valgrind --tool=callgrind --collect-atstart=no etwctl_bench_consume --ir CASE INPUT
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "etwctl/trace.hpp"
+#include "etwctl/trace/consume.hpp"
+#include "trace_files.hpp"
+#include "trace_writer.hpp"
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define ETWCTL_BENCH_HAVE_CALLGRIND 1
+#else
+#define ETWCTL_BENCH_HAVE_CALLGRIND 0
+#endif
+
+#if defined(__linux__)
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+namespace {
+
+namespace trace = etwctl::trace;
+using etwctl::event_record_layout;
+using etwctl::event_header_extended_data_item_layout;
+using etwctl::guid;
+
+/// A trace's records as EVENT_RECORDs (their items in one array, their data in the trace's bytes).
+struct input {
+    std::string name;
+    std::vector<std::byte> file;
+    std::vector<event_record_layout> records;
+    std::vector<event_header_extended_data_item_layout> items;
+    std::vector<std::byte> data; // the payloads and items' data the records point at
+    std::uint64_t events = 0; // what consume delivers (stack records attached are not events)
+    bool ok = false;
+    std::string why;
+};
+
+input make_input(std::string const& name) {
+    input in;
+    in.name = name;
+    if (name == "real") {
+        in.file = etwctl_test::read_trace_data("net.4.5.2.x86.etl");
+    } else {
+        etwctl_test::trace_options o;
+        o.processors = 4;
+        in.file = etwctl_test::generate_profile_trace(std::size_t{16} << 20, o, 3).file;
+    }
+    auto f = trace::trace_file::open(in.file);
+    if (!f) {
+        in.why = "cannot open the trace";
+        return in;
+    }
+    std::vector<std::byte> index(trace::reader::storage_size(*f));
+    trace::reader r(*f, index);
+    trace::event_ref ref;
+    trace::event_record_parts parts;
+    // A record's bytes may be in the reader's decompression storage, reused for the next buffer: the
+    // payloads and items' data are copied (as offsets into `data` first, pointers once it stops growing).
+    std::vector<std::size_t> first_item, payload_at, item_at;
+    auto const keep = [&](void const* p, std::size_t n) {
+        std::size_t const at = in.data.size();
+        in.data.insert(in.data.end(), static_cast<std::byte const*>(p), static_cast<std::byte const*>(p) + n);
+        in.data.resize((in.data.size() + 7) & ~std::size_t{7});
+        return at;
+    };
+    while (r.next(ref)) {
+        if (!trace::event_record_of(ref, parts)) continue;
+        first_item.push_back(in.items.size());
+        payload_at.push_back(keep(parts.record.user_data, parts.record.user_data_length));
+        for (std::size_t i = 0; i < parts.record.extended_data_count; ++i) {
+            auto const& it = parts.items[i];
+            item_at.push_back(keep(reinterpret_cast<void const*>(static_cast<std::uintptr_t>(it.data_ptr)), it.data_size));
+            in.items.push_back(it);
+        }
+        in.records.push_back(parts.record);
+    }
+    for (std::size_t i = 0; i < in.items.size(); ++i)
+        in.items[i].data_ptr = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(in.data.data() + item_at[i]));
+    for (std::size_t i = 0; i < in.records.size(); ++i) {
+        in.records[i].user_data = in.data.data() + payload_at[i];
+        if (in.records[i].extended_data_count != 0) in.records[i].extended_data = in.items.data() + first_item[i];
+    }
+    in.ok = true;
+    return in;
+}
+
+input& get(std::string const& name) {
+    static std::map<std::string, std::unique_ptr<input>> cache;
+    auto& slot = cache[name];
+    if (!slot) slot = std::make_unique<input>(make_input(name));
+    return *slot;
+}
+
+/// ProcessTrace without the OS: every prepared EVENT_RECORD to the callback OpenTraceW was given.
+struct replay_kernel {
+    input* in = nullptr;
+    etwctl::event_trace_logfilew_layout logfile{};
+    std::uint32_t open_trace_w(void* lf, std::uint64_t* h) noexcept {
+        logfile = *static_cast<etwctl::event_trace_logfilew_layout*>(lf);
+        *h = 1;
+        return 0;
+    }
+    std::uint32_t process_trace(std::uint64_t const*, std::uint32_t, std::uint64_t const*, std::uint64_t const*) noexcept {
+        auto* const callback = reinterpret_cast<void (*)(event_record_layout*) noexcept>(logfile.event_record_callback);
+        for (auto& r : in->records) {
+            r.user_context = logfile.context;
+            callback(&r);
+        }
+        return 0;
+    }
+    std::uint32_t close_trace(std::uint64_t) noexcept { return 0; }
+    void* event_record_callback() noexcept { return reinterpret_cast<void*>(&etwctl::call_event_record_sink); }
+};
+
+// ---- the raw callback: the best hand-written consumer -------------------------------------------------
+
+// PerfInfo {ce1dbfb4-137e-4da6-87b0-3f59aa102cbc}, Thread {3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c},
+// StackWalk {def2fe46-7bd6-4b80-bd94-f57fe20d0ce3} (Microsoft Learn's MOF class pages), compared as
+// two 64-bit words each, as a hand-written consumer would.
+struct raw_guid {
+    std::uint64_t lo, hi;
+};
+inline raw_guid words(guid const& g) noexcept {
+    raw_guid w;
+    std::memcpy(&w, &g, 16);
+    return w;
+}
+raw_guid const perfinfo_words = words(guid{0xce1dbfb4, 0x137e, 0x4da6, 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc});
+raw_guid const thread_words = words(guid{0x3d6fa8d1, 0xfe05, 0x11d0, 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c});
+raw_guid const stackwalk_words = words(guid{0xdef2fe46, 0x7bd6, 0x4b80, 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3});
+
+struct raw_state {
+    std::uint64_t sum = 0, events = 0;
+};
+
+template <class T>
+inline T raw_load(void const* base, std::size_t offset) noexcept {
+    T v;
+    std::memcpy(&v, static_cast<std::byte const*>(base) + offset, sizeof v);
+    return v;
+}
+
+void raw_callback(void* context, event_record_layout const& r) noexcept {
+    auto& st = *static_cast<raw_state*>(context);
+    ++st.events;
+    auto const& h = r.event_header;
+    raw_guid g;
+    std::memcpy(&g, &h.provider_id, 16);
+    std::size_t const p = (h.flags & 0x0020) != 0 ? 4 : 8; // EVENT_HEADER_FLAG_32_BIT_HEADER
+    auto const ptr = [&](std::size_t offset) noexcept {
+        return p == 4 ? std::uint64_t{raw_load<std::uint32_t>(r.user_data, offset)} : raw_load<std::uint64_t>(r.user_data, offset);
+    };
+    std::uint8_t const op = h.event_descriptor.opcode;
+    if (g.lo == perfinfo_words.lo && g.hi == perfinfo_words.hi) {
+        if (op == 46 && r.user_data_length >= p + 4) st.sum += ptr(0) ^ raw_load<std::uint32_t>(r.user_data, p); // SampledProfile
+    } else if (g.lo == stackwalk_words.lo && g.hi == stackwalk_words.hi) {
+        if (op == 32 && r.user_data_length >= 0x10 + p) st.sum += (r.user_data_length - 0x10U) / p + ptr(0x10); // StackWalk
+    } else if (g.lo == thread_words.lo && g.hi == thread_words.hi) {
+        if (op == 36 && r.user_data_length >= 4) st.sum += raw_load<std::uint32_t>(r.user_data, 0); // CSwitch.NewThreadId
+    }
+}
+
+std::uint64_t run_raw(input& in) {
+    raw_state st;
+    etwctl::event_record_sink sink{&raw_callback, &st};
+    for (auto& r : in.records) {
+        r.user_context = &sink;
+        etwctl::call_event_record_sink(&r);
+    }
+    benchmark::DoNotOptimize(st.sum);
+    return st.sum;
+}
+
+std::uint64_t run_consume(input& in, std::vector<std::byte>& storage, std::uint64_t& events) {
+    replay_kernel k{&in};
+    trace::consume_control control;
+    std::uint64_t sum = 0;
+    auto const report = trace::consume(k, "NT Kernel Logger", trace::consume_storage{storage, {}}, control,
+                                       trace::on<"SampledProfile">([&](trace::sampled_profile const& e) noexcept {
+                                           sum += e.instruction_pointer() ^ e.thread_id();
+                                           auto const& s = e.stack();
+                                           if (!s.empty()) sum += s.size() + s[0];
+                                       }),
+                                       trace::on<"CSwitch">([&](trace::cswitch const& e) noexcept { sum += e.new_thread_id(); }));
+    events = report.events;
+    benchmark::DoNotOptimize(sum);
+    return sum;
+}
+
+// ---- instructions per event (Linux: the CPU's counter for this thread, user mode) ---------------------
+
+class instruction_counter {
+public:
+    instruction_counter() noexcept {
+#if defined(__linux__)
+        perf_event_attr a{};
+        a.type = PERF_TYPE_HARDWARE;
+        a.size = sizeof a;
+        a.config = PERF_COUNT_HW_INSTRUCTIONS;
+        a.disabled = 1;
+        a.exclude_kernel = 1;
+        a.exclude_hv = 1;
+        fd_ = static_cast<int>(syscall(SYS_perf_event_open, &a, 0, -1, -1, 0));
+#endif
+    }
+    ~instruction_counter() {
+#if defined(__linux__)
+        if (fd_ >= 0) close(fd_);
+#endif
+    }
+    instruction_counter(instruction_counter const&) = delete;
+    instruction_counter& operator=(instruction_counter const&) = delete;
+    void start() noexcept {
+#if defined(__linux__)
+        if (fd_ < 0) return;
+        ioctl(fd_, PERF_EVENT_IOC_RESET, 0);
+        ioctl(fd_, PERF_EVENT_IOC_ENABLE, 0);
+#endif
+    }
+    std::uint64_t stop() noexcept {
+#if defined(__linux__)
+        if (fd_ < 0) return 0;
+        ioctl(fd_, PERF_EVENT_IOC_DISABLE, 0);
+        std::uint64_t v = 0;
+        if (read(fd_, &v, sizeof v) != static_cast<ssize_t>(sizeof v)) return 0;
+        return v;
+#else
+        return 0;
+#endif
+    }
+
+private:
+    int fd_ = -1;
+};
+
+enum class kind { raw, consume };
+char const* kind_name(kind k) { return k == kind::raw ? "raw" : "consume"; }
+
+void bench(benchmark::State& state, kind k, std::string const& input_name) {
+    input& in = get(input_name);
+    if (!in.ok) {
+        state.SkipWithError(in.why.c_str());
+        return;
+    }
+    std::vector<std::byte> storage(trace::event_record_stream::storage_size());
+    instruction_counter counter;
+    std::uint64_t instructions = 0, runs = 0, events = 0;
+    for (auto _ : state) {
+        counter.start();
+        if (k == kind::raw) run_raw(in);
+        else run_consume(in, storage, events);
+        instructions += counter.stop();
+        ++runs;
+    }
+    auto const records = static_cast<double>(in.records.size());
+    state.counters["events_per_second"] = benchmark::Counter(records, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["time_per_event"] =
+        benchmark::Counter(records, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["instructions_per_event"] = runs == 0 ? 0.0 : static_cast<double>(instructions) / static_cast<double>(runs) / records;
+    state.counters["records"] = records;
+}
+
+void register_all() {
+    for (char const* input_name : {"real", "generated"})
+        for (kind k : {kind::raw, kind::consume})
+            benchmark::RegisterBenchmark((std::string(kind_name(k)) + "/" + input_name).c_str(),
+                                         [k, n = std::string(input_name)](benchmark::State& s) { bench(s, k, n); })
+                ->Unit(benchmark::kMillisecond);
+}
+
+/// --ir CASE INPUT: one uncounted run, then one between callgrind's collection toggles.
+int instructions(std::string_view case_name, std::string const& input_name) {
+    if (case_name != "raw" && case_name != "consume") {
+        std::fprintf(stderr, "unknown case %.*s\n", static_cast<int>(case_name.size()), case_name.data());
+        return 2;
+    }
+    input& in = get(input_name);
+    if (!in.ok) {
+        std::fprintf(stderr, "%s: %s\n", input_name.c_str(), in.why.c_str());
+        return 1;
+    }
+    std::vector<std::byte> storage(trace::event_record_stream::storage_size());
+    std::uint64_t events = 0;
+    std::uint64_t sum = case_name == "raw" ? run_raw(in) : run_consume(in, storage, events); // warm-up
+#if ETWCTL_BENCH_HAVE_CALLGRIND
+    CALLGRIND_ZERO_STATS;
+    CALLGRIND_TOGGLE_COLLECT;
+#endif
+    sum = case_name == "raw" ? run_raw(in) : run_consume(in, storage, events);
+#if ETWCTL_BENCH_HAVE_CALLGRIND
+    CALLGRIND_TOGGLE_COLLECT;
+    CALLGRIND_DUMP_STATS_AT((std::string(case_name) + "/" + input_name).c_str());
+#endif
+    std::printf("records %llu events %llu sum %llu\n", static_cast<unsigned long long>(in.records.size()),
+                static_cast<unsigned long long>(events), static_cast<unsigned long long>(sum));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 4 && std::string_view(argv[1]) == "--ir") return instructions(argv[2], argv[3]);
+    register_all();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
