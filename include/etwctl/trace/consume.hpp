@@ -902,25 +902,35 @@ consume_report consume_trace(K& k, consume_name source, bool file, consume_stora
     else logfile.logger_name = name;
     logfile.process_trace_mode = (file ? 0U : process_trace_mode::real_time) | process_trace_mode::event_record | process_trace_mode::raw_timestamp;
 
-    if constexpr (buffer_consumer_kernel<K>) {
-        consume_state<H...> st{storage, &control, &hs};
+    // OpenTraceW, then ProcessTrace (`process(handle)`) unless a stop came first, then CloseTrace; `finish`
+    // runs once no callback can run any more (what is held is delivered; false: that failed and the report
+    // already says why); then the report says why it ended.
+    auto run = [&](consume_report& report, auto process, auto finish) noexcept {
         std::uint64_t h = invalid_processtrace_handle;
         if (std::uint32_t const e = k.open_trace_w(&logfile, &h); e != win32::success) {
-            st.report.reason = consume_end::open_failed;
-            st.report.win32 = e;
-            return st.report;
+            report.reason = consume_end::open_failed;
+            report.win32 = e;
+            return;
         }
         control.handle_.store(h, std::memory_order_release);
-        std::uint32_t const e = control.stop_requested() ? win32::success : k.process_trace_buffers(h, &consume_state<H...>::on_buffer, &st);
+        std::uint32_t const e = control.stop_requested() ? win32::success : process(h);
         control.handle_.store(invalid_processtrace_handle, std::memory_order_release);
-        (void)k.close_trace(h);
-        if (!st.failed) st.flush();
-        if (st.failed) return st.report;
-        if (control.stop_requested()) st.report.reason = consume_end::stopped;
+        (void)k.close_trace(h); // after ProcessTrace returned: no callback runs any more
+        if (!finish()) return;
+        if (control.stop_requested()) report.reason = consume_end::stopped;
         else if (e != win32::success && e != consumer_result::cancelled) {
-            st.report.reason = consume_end::process_failed;
-            st.report.win32 = e;
+            report.reason = consume_end::process_failed;
+            report.win32 = e;
         }
+    };
+    if constexpr (buffer_consumer_kernel<K>) {
+        consume_state<H...> st{storage, &control, &hs};
+        run(
+            st.report, [&](std::uint64_t h) noexcept { return k.process_trace_buffers(h, &consume_state<H...>::on_buffer, &st); },
+            [&]() noexcept {
+                if (!st.failed) st.flush();
+                return !st.failed;
+            });
         return st.report;
     } else {
         // the records are rebuilt into storage.buffers (event_record_stream: a few slots of held events)
@@ -928,22 +938,12 @@ consume_report consume_trace(K& k, consume_name source, bool file, consume_stora
         event_record_sink sink{&record_consume_state<H...>::on_record, &st};
         logfile.event_record_callback = k.event_record_callback();
         logfile.context = &sink;
-        std::uint64_t h = invalid_processtrace_handle;
-        if (std::uint32_t const e = k.open_trace_w(&logfile, &h); e != win32::success) {
-            st.report.reason = consume_end::open_failed;
-            st.report.win32 = e;
-            return st.report;
-        }
-        control.handle_.store(h, std::memory_order_release);
-        std::uint32_t const e = control.stop_requested() ? win32::success : k.process_trace(&h, 1, nullptr, nullptr);
-        control.handle_.store(invalid_processtrace_handle, std::memory_order_release);
-        (void)k.close_trace(h); // after ProcessTrace returned: no callback runs any more
-        st.finish();
-        if (control.stop_requested()) st.report.reason = consume_end::stopped;
-        else if (e != win32::success && e != consumer_result::cancelled) {
-            st.report.reason = consume_end::process_failed;
-            st.report.win32 = e;
-        }
+        run(
+            st.report, [&](std::uint64_t h) noexcept { return k.process_trace(&h, 1, nullptr, nullptr); },
+            [&]() noexcept {
+                st.finish();
+                return true;
+            });
         return st.report;
     }
 }
