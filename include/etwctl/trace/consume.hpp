@@ -344,8 +344,17 @@ public:
     void push(event_record_layout const& er, F&& deliver, W&& wanted = &want_all, bool want_unhooked = true) noexcept {
         auto const& h = er.event_header;
         bool const classic = (h.flags & event_header_flag::classic_header) != 0;
-        std::optional<hook_id> const hook = classic ? classic_hook_of(h.provider_id, h.event_descriptor.opcode) : std::nullopt;
-        if (classic && !hook && h.provider_id == lost_event_guid) {
+        // the hook as a value and a flag, not a std::optional: g++ 12 -O3 warns (falsely) that the optional's
+        // value may be read uninitialized once push is inlined
+        hook_id hook{};
+        bool has_hook = false;
+        if (classic) {
+            if (auto const o = classic_hook_of(h.provider_id, h.event_descriptor.opcode)) {
+                hook = *o;
+                has_hook = true;
+            }
+        }
+        if (classic && !has_hook && h.provider_id == lost_event_guid) {
             if (h.event_descriptor.opcode == 32) ++events_lost_;
             else if (h.event_descriptor.opcode == 33) ++buffers_lost_;
             return;
@@ -355,11 +364,11 @@ public:
         if (ts > last_timestamp_) last_timestamp_ = ts;
         std::uint16_t const processor = processor_of(er);
         std::uint32_t const ordinal = ++ordinals_[processor % processor_slots]; // this record's place on its processor
-        bool const stack_record = hook && hook->group() == etwctl::detail::stackwalk_group;
-        bool const attached = stack_record && attach(er, *hook, processor, ordinal);
+        bool const stack_record = has_hook && hook.group() == etwctl::detail::stackwalk_group;
+        bool const attached = stack_record && attach(er, hook, processor, ordinal);
         while (held_ != 0 && complete(slots_[head_slot_])) deliver_oldest(deliver);
         if (attached) return;
-        bool const want = hook ? wanted(*hook) : want_unhooked;
+        bool const want = has_hook ? wanted(hook) : want_unhooked;
         if (!want) {
             ++skipped_;
             if (!classic || stack_record) return; // no stack to take (EVENT_HEADER events carry theirs as items)
@@ -371,7 +380,7 @@ public:
             s.timestamp = ts;
             s.processor = processor;
             s.takes = true;
-            s.tid = stack_thread_of(hook.value_or(hook_id{}), h.thread_id, payload, p);
+            s.tid = stack_thread_of(hook, h.thread_id, payload, p);
             s.parts = 0;
             s.ordinal = ordinal;
             s.start = held_ == 0 ? tail_ : slots_[(head_slot_ + held_ - 1) % window_].start; // no bytes of its own
