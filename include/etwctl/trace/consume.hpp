@@ -130,7 +130,7 @@ inline bool event_record_of(event_ref const& e, event_record_parts& out) noexcep
     auto const add = [&](std::uint16_t type, bytes_view data) noexcept {
         if (n == event_record_parts::max_items) return false;
         out.items[n] = {static_cast<std::uint16_t>(8U + data.size()), type, 0, static_cast<std::uint16_t>(data.size()),
-                        static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(data.data()))};
+                        std::uint64_t{reinterpret_cast<std::uintptr_t>(data.data())}};
         if (n != 0) out.items[n - 1].linkage = 1;
         ++n;
         return true;
@@ -555,7 +555,7 @@ private:
     template <class F>
     void deliver_oldest(F& deliver) noexcept {
         auto const& s = slots_[head_slot_];
-        if (!s.placeholder) deliver(static_cast<event const&>(s.e));
+        if (!s.placeholder) deliver(s.e);
         head_slot_ = (head_slot_ + 1) % window_;
         if (--held_ == 0) return reset();
         std::size_t const next = slots_[head_slot_].start;

@@ -788,14 +788,14 @@ private:
                     case header_type::system32: case header_type::system64: fixed = 0x20; break;
                     case header_type::compact32: case header_type::compact64: fixed = 0x18; break;
                     case header_type::perfinfo32: case header_type::perfinfo64: {
-                        auto const ext = static_cast<std::size_t>((word >> 8) & 0xFFU);
+                        std::size_t const ext = static_cast<unsigned>((word >> 8) & 0xFFU); // (unsigned: a size_t cast is useless on LP64)
                         fixed = 0x10 + 8U * ((ext & 0x07U) + (ext >> 7));
                         break;
                     }
                     default: break;
                     }
                 }
-                auto const size = static_cast<std::size_t>((word >> 32) & 0xFFFFU);
+                std::size_t const size = static_cast<unsigned>((word >> 32) & 0xFFFFU);
                 if (fixed != 0 && size >= fixed && size <= left) { // a hook record read() takes (peek_hook's test)
                     next = (std::min)(at + ((size + 7U) & ~std::size_t{7}), end);
                     auto const hook = static_cast<std::uint16_t>(word >> 48);
