@@ -15,6 +15,7 @@
 #include "etwctl/trace.hpp"
 #include "etwctl/trace/consume.hpp"
 #include "etwctl_test.hpp"
+#include "stack_cache_fixture.hpp" // tests/trace/support
 
 using namespace etwctl;
 
@@ -410,24 +411,10 @@ TEST_CASE("sim workload: with stack caching, the changes' stacks are key referen
     auto f = trace::trace_file::open(file.bytes());
     REQUIRE(f);
     std::vector<std::byte> rs(trace::reader::storage_size(*f));
-    trace::stack_cache::needs needs;
-    {
-        trace::reader rd(*f, rs);
-        trace::event_ref e;
-        while (rd.next(e)) needs.census(e.rec);
-    }
-    std::vector<trace::stack_cache::definition> defs(needs.definitions);
-    std::vector<trace::stack_cache::reference> refs(needs.references);
-    std::vector<std::byte> frames(needs.frame_bytes);
-    trace::stack_cache cache(defs, refs, frames);
-    {
-        trace::reader rd(*f, rs);
-        trace::event_ref e;
-        while (rd.next(e)) cache.add(e);
-        cache.finish();
-    }
+    etwctl_test::owned_stack_cache keys;
+    etwctl_test::build_stack_cache(*f, rs, keys);
     trace::reader rd(*f, rs);
-    trace::event_stream stream(rd, &cache);
+    trace::event_stream stream(rd, &keys.cache);
     std::map<std::uint16_t, std::uint64_t> events, stacked;
     std::uint64_t unresolved = 0;
     trace::dispatch(stream, trace::on_any([&](trace::event const& e) {

@@ -25,6 +25,7 @@
 
 #include "etwctl/trace.hpp"
 #include "lz77_compress.hpp"
+#include "stack_cache_fixture.hpp"
 #include "trace_writer.hpp"
 
 namespace reader_tests {
@@ -1264,29 +1265,6 @@ inline rt_truth rt_truth_of(byte_view file) {
     return t;
 }
 
-/// The two-pass stack cache: a census of the definitions, storage of that size, then the definitions.
-struct rt_cache {
-    std::vector<tr::stack_cache::definition> definitions;
-    std::vector<tr::stack_cache::reference> references;
-    byte_vector frames;
-    tr::stack_cache cache;
-};
-inline void rt_build_cache(tr::trace_file const& f, std::span<std::byte> storage, rt_cache& out) {
-    tr::stack_cache::needs need;
-    {
-        tr::reader r(f, storage);
-        tr::event_ref e;
-        while (r.next(e)) need.census(e.rec);
-    }
-    out.definitions.resize(need.definitions);
-    out.references.resize(need.references);
-    out.frames.resize(need.frame_bytes);
-    out.cache = tr::stack_cache(out.definitions, out.references, out.frames);
-    tr::reader r(f, storage);
-    tr::event_ref e;
-    while (r.next(e)) out.cache.add(e);
-    out.cache.finish();
-}
 
 /// The typed dispatch of a generated trace against what the generator wrote.
 inline void rt_check_generated(tw::generated_trace const& g, std::uint32_t pmc_counters) {
@@ -1297,8 +1275,8 @@ inline void rt_check_generated(tw::generated_trace const& g, std::uint32_t pmc_c
     if (!f) return;
     byte_vector storage(tr::reader::storage_size(*f));
 
-    rt_cache cache;
-    rt_build_cache(*f, storage, cache);
+    etwctl_test::owned_stack_cache cache;
+    etwctl_test::build_stack_cache(*f, storage, cache);
     CHECK(cache.cache.size() == g.counts.hook_count(tw::hook::stack_key_delete) + g.counts.hook_count(tw::hook::stack_key_rundown));
     CHECK(cache.cache.dropped() == 0);
 
@@ -1438,8 +1416,8 @@ inline std::vector<rt_stack_seen> rt_stacks_seen(byte_view file, bool with_cache
     REQUIRE(f.has_value());
     if (!f) return out;
     byte_vector storage(tr::reader::storage_size(*f));
-    rt_cache cache;
-    rt_build_cache(*f, storage, cache);
+    etwctl_test::owned_stack_cache cache;
+    etwctl_test::build_stack_cache(*f, storage, cache);
     tr::reader r(*f, storage);
     tr::event_stream s(r, with_cache ? &cache.cache : nullptr);
     tr::event e;

@@ -21,6 +21,7 @@
 
 #include "etwctl/trace.hpp"
 #include "lz77_compress.hpp"
+#include "stack_cache_fixture.hpp"
 #include "trace_writer.hpp"
 
 namespace stack_index_tests {
@@ -108,30 +109,6 @@ struct si_reference_stream {
     }
 };
 
-/// A stack cache over a trace (the first pass), with its storage.
-struct si_cache {
-    std::vector<tr::stack_cache::definition> definitions;
-    std::vector<tr::stack_cache::reference> references;
-    byte_vector frames;
-    tr::stack_cache cache;
-};
-inline void si_build_cache(tr::trace_file const& f, si_cache& c) {
-    byte_vector storage(tr::reader::storage_size(f));
-    tr::stack_cache::needs needs;
-    {
-        tr::reader r(f, storage);
-        tr::event_ref e;
-        while (r.next(e)) needs.census(e.rec);
-    }
-    c.definitions.resize(needs.definitions);
-    c.references.resize(needs.references);
-    c.frames.resize(needs.frame_bytes);
-    c.cache = tr::stack_cache(c.definitions, c.references, c.frames);
-    tr::reader r(f, storage);
-    tr::event_ref e;
-    while (r.next(e)) c.cache.add(e);
-    c.cache.finish();
-}
 
 /// Both streams side by side over `file`; every event must agree. Returns what the indexed stream saw
 /// and how often it fell back.
@@ -146,10 +123,10 @@ inline si_outcome si_compare(byte_vector const& file, bool with_cache) {
     auto f = tr::trace_file::open(file);
     REQUIRE(f.has_value());
     if (!f) return out;
-    si_cache cache;
-    if (with_cache) si_build_cache(*f, cache);
-    tr::stack_cache const* const c = with_cache ? &cache.cache : nullptr;
     byte_vector storage_a(tr::reader::storage_size(*f)), storage_b(tr::reader::storage_size(*f));
+    etwctl_test::owned_stack_cache cache;
+    if (with_cache) etwctl_test::build_stack_cache(*f, storage_a, cache);
+    tr::stack_cache const* const c = with_cache ? &cache.cache : nullptr;
     tr::reader ra(*f, storage_a), rb(*f, storage_b);
     tr::event_stream indexed(ra, c);
     si_reference_stream reference{&rb, c};
