@@ -53,6 +53,20 @@ struct logger_id {
 };
 inline constexpr logger_id kernel_logger{limits::kernel_logger_id};
 
+/// EVENT_DESCRIPTOR (SDK evntprov.h): an event's id, version, channel, level, opcode, task and keywords, in
+/// the SDK's layout (pinned in tests/windows). One type for the EVENT_HEADER a consumer receives
+/// (kernel/consumer_concept.hpp) and the descriptor the trace reader reads from a record (trace/format.hpp).
+struct event_descriptor {
+    std::uint16_t id = 0;
+    std::uint8_t version = 0;
+    std::uint8_t channel = 0;
+    std::uint8_t level = 0;
+    std::uint8_t opcode = 0;
+    std::uint16_t task = 0;
+    std::uint64_t keyword = 0;
+    friend constexpr bool operator==(event_descriptor const&, event_descriptor const&) noexcept = default;
+};
+
 /// A trace session handle (TRACEHANDLE) as returned by StartTrace. Converts from the SDK's TRACEHANDLE.
 struct session_handle {
     std::uint64_t value = 0;

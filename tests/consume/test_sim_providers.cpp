@@ -63,7 +63,7 @@ struct pv_event {
     std::vector<std::byte> sid{};
     std::optional<std::uint32_t> session{};
     std::vector<std::byte> payload{};
-    trace::event_descriptor descriptor{};
+    event_descriptor descriptor{};
     std::uint8_t header_type = 0;
     std::string provider_name{}, event_name{};
     /// Identity of an emission: the same in every recording of one seed.

@@ -25,14 +25,14 @@ ETWCTL_SAME_LAYOUT(ETW_BUFFER_CONTEXT, etwctl::etw_buffer_context);
 ETWCTL_SAME_OFFSET(ETW_BUFFER_CONTEXT, ProcessorIndex, etwctl::etw_buffer_context, processor_index);
 ETWCTL_SAME_OFFSET(ETW_BUFFER_CONTEXT, LoggerId, etwctl::etw_buffer_context, logger_id);
 
-ETWCTL_SAME_LAYOUT(EVENT_DESCRIPTOR, etwctl::event_descriptor_layout);
-ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Id, etwctl::event_descriptor_layout, id);
-ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Version, etwctl::event_descriptor_layout, version);
-ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Channel, etwctl::event_descriptor_layout, channel);
-ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Level, etwctl::event_descriptor_layout, level);
-ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Opcode, etwctl::event_descriptor_layout, opcode);
-ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Task, etwctl::event_descriptor_layout, task);
-ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Keyword, etwctl::event_descriptor_layout, keyword);
+ETWCTL_SAME_LAYOUT(EVENT_DESCRIPTOR, etwctl::event_descriptor);
+ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Id, etwctl::event_descriptor, id);
+ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Version, etwctl::event_descriptor, version);
+ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Channel, etwctl::event_descriptor, channel);
+ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Level, etwctl::event_descriptor, level);
+ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Opcode, etwctl::event_descriptor, opcode);
+ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Task, etwctl::event_descriptor, task);
+ETWCTL_SAME_OFFSET(EVENT_DESCRIPTOR, Keyword, etwctl::event_descriptor, keyword);
 
 ETWCTL_SAME_LAYOUT(EVENT_HEADER, etwctl::event_header_layout);
 ETWCTL_SAME_OFFSET(EVENT_HEADER, Size, etwctl::event_header_layout, size);

@@ -27,6 +27,7 @@
 #include "etwctl/config.hpp"
 #include "etwctl/guid.hpp"
 #include "etwctl/kernel/session_concept.hpp"
+#include "etwctl/types.hpp"
 
 ETWCTL_BEGIN_NAMESPACE
 
@@ -122,17 +123,6 @@ struct etw_buffer_context {
     constexpr std::uint8_t alignment() const noexcept { return static_cast<std::uint8_t>(processor_index >> 8); }
 };
 
-/// EVENT_DESCRIPTOR (evntprov.h).
-struct event_descriptor_layout {
-    std::uint16_t id = 0;
-    std::uint8_t version = 0;
-    std::uint8_t channel = 0;
-    std::uint8_t level = 0;
-    std::uint8_t opcode = 0;
-    std::uint16_t task = 0;
-    std::uint64_t keyword = 0;
-};
-
 /// EVENT_HEADER (evntcons.h), 0x50 bytes. KernelTime / UserTime are a union with ProcessorTime.
 struct event_header_layout {
     std::uint16_t size = 0;
@@ -143,7 +133,7 @@ struct event_header_layout {
     std::uint32_t process_id = 0;
     std::int64_t time_stamp = 0;
     guid provider_id{};
-    event_descriptor_layout event_descriptor{};
+    etwctl::event_descriptor event_descriptor{}; // EVENT_DESCRIPTOR (types.hpp)
     std::uint32_t kernel_time = 0;
     std::uint32_t user_time = 0;
     guid activity_id{};
@@ -258,7 +248,7 @@ inline void call_event_record_sink(event_record_layout* record) noexcept {
 
 // The sizes the SDK's declarations have (Microsoft Learn's structures, the MSVC / mingw-w64 layout).
 static_assert(sizeof(etw_buffer_context) == 4);
-static_assert(sizeof(event_descriptor_layout) == 0x10);
+static_assert(sizeof(event_descriptor) == 0x10);
 static_assert(sizeof(event_header_layout) == 0x50);
 static_assert(sizeof(event_header_extended_data_item_layout) == 0x10);
 static_assert(sizeof(event_trace_header_layout) == 0x30);

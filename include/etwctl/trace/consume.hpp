@@ -160,8 +160,7 @@ inline bool event_record_of(event_ref const& e, event_record_parts& out) noexcep
         break;
     case record_kind::event: {
         h.provider_id = r.provider_id();
-        auto const d = r.descriptor();
-        h.event_descriptor = {d.id, d.version, d.channel, d.level, d.opcode, d.task, d.keyword};
+        h.event_descriptor = r.descriptor();
         h.flags = static_cast<std::uint16_t>((r.event_flags() & ~event_header_flag::consumer_only & ~event_header_flag::extended_info) | h.flags);
         h.event_property = r.event_property();
         h.activity_id = r.activity_id();

@@ -235,17 +235,6 @@ struct extended_item {
     bytes_view data{};
 };
 
-/// EVENT_DESCRIPTOR (SDK evntprov.h).
-struct event_descriptor {
-    std::uint16_t id = 0;
-    std::uint8_t version = 0;
-    std::uint8_t channel = 0;
-    std::uint8_t level = 0;
-    std::uint8_t opcode = 0;
-    std::uint16_t task = 0;
-    std::uint64_t keyword = 0;
-};
-
 /// MESSAGE_TRACE_HEADER's option flags (NTWMI TRACE_MESSAGE_*; evntrace.h).
 namespace message_flag {
 inline constexpr std::uint16_t sequence = 0x0001;
