@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "etwctl/trace.hpp"
 #include "etwctl/trace/consume.hpp"
 #include "trace_files.hpp"
@@ -331,12 +332,4 @@ int instructions(std::string_view case_name, std::string const& input_name) {
 
 } // namespace
 
-int main(int argc, char** argv) {
-    if (argc == 4 && std::string_view(argv[1]) == "--ir") return instructions(argv[2], argv[3]);
-    register_all();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+int main(int argc, char** argv) { return etwctl_bench::trace_bench_main(argc, argv, &instructions, &register_all); }
