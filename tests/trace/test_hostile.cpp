@@ -687,4 +687,58 @@ TEST_CASE("hostile: a run of corrupt compressed buffers never overwrites the rec
     CHECK(r.losses().faults == 5);
 }
 
+// ---- record_reader::read: the in-line path for hook records and read_any give the same result ----------
+
+/// Every header-type byte, with the marker bits of byte 3, PERFINFO's extension byte and the size field
+/// set around each header's limits, in data cut at the header's limits: read() (whose hook records take
+/// the in-line path) and read_any() (the full one) must return the same step and fill the same record.
+TEST_CASE("hostile: record_reader::read agrees with read_any on every header type, size and cut") {
+    std::size_t const sizes[] = {0, 4, 7, 8, 0x0F, 0x10, 0x17, 0x18, 0x1F, 0x20, 0x28, 0x2F, 0x30, 0x47, 0x48, 0x50, 0x58, 0x60, 0x68, 0x70, 0xFFFF};
+    std::size_t const cuts[] = {4, 7, 8, 0x18, 0x20, 0x30, 0x60, 0x78};
+    std::uint8_t const b3s[] = {0xC0, 0xC3, 0x80, 0x90, 0x40};
+    std::uint8_t const exts[] = {0x00, 0x01, 0x03, 0x07, 0x80, 0x81, 0x87, 0x48};
+    std::size_t checked = 0, ok = 0;
+    for (unsigned b2 = 0; b2 < 256; ++b2)
+        for (auto const b3 : b3s)
+            for (auto const ext : exts)
+                for (auto const size : sizes)
+                    for (auto const cut : cuts)
+                        for (std::size_t const at : {std::size_t{0}, std::size_t{8}}) {
+                            byte_vector data(at + cut);
+                            for (std::size_t i = 0; i < data.size(); ++i) data[i] = std::byte(static_cast<std::uint8_t>(0x11 * i + 3));
+                            auto* const p = data.data() + at;
+                            p[0] = std::byte{0x02}, p[1] = std::byte{ext}, p[2] = std::byte{static_cast<std::uint8_t>(b2)}, p[3] = std::byte{b3};
+                            if (cut >= 6) p[4] = std::byte{static_cast<std::uint8_t>(size)}, p[5] = std::byte{static_cast<std::uint8_t>(size >> 8)};
+                            p[0] = b3 == 0x90 ? std::byte{static_cast<std::uint8_t>(size)} : p[0]; // a message's size is at 0
+                            tr::record fast, full;
+                            auto const a = tr::record_reader::read(byte_view(data), at, fast);
+                            auto const b = tr::record_reader::read_any(byte_view(data), at, full);
+                            ++checked;
+                            INFO("type 0x" << std::hex << b2 << " byte3 0x" << unsigned{b3} << " ext 0x" << unsigned{ext} << " size 0x" << size
+                                           << " cut 0x" << cut << " at " << at);
+                            REQUIRE(a.what == b.what);
+                            REQUIRE(a.next == b.next);
+                            REQUIRE(a.value == b.value);
+                            REQUIRE(a.limit == b.limit);
+                            if (a.what != rule::ok) continue;
+                            ++ok;
+                            REQUIRE(fast.kind() == full.kind());
+                            REQUIRE(fast.header_type() == full.header_type());
+                            REQUIRE(fast.pointer_size() == full.pointer_size());
+                            REQUIRE(fast.bytes().data() == full.bytes().data());
+                            REQUIRE(fast.bytes().size() == full.bytes().size());
+                            REQUIRE(fast.payload().data() == full.payload().data());
+                            REQUIRE(fast.payload().size() == full.payload().size());
+                            REQUIRE(fast.timestamp() == full.timestamp());
+                            REQUIRE(fast.thread_id() == full.thread_id());
+                            REQUIRE(fast.process_id() == full.process_id());
+                            REQUIRE(fast.hook() == full.hook());
+                            REQUIRE(fast.version() == full.version());
+                            REQUIRE(fast.pmc_count() == full.pmc_count());
+                            REQUIRE(fast.has_pebs() == full.has_pebs());
+                        }
+    CHECK(checked > 100'000);
+    CHECK(ok > 1'000); // records of every hook kind read, not only faults
+}
+
 } // namespace hostile_tests

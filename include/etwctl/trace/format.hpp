@@ -450,6 +450,47 @@ inline bool record::find_item(std::uint16_t type, extended_item& out) const noex
     return false;
 }
 
+namespace detail {
+/// What a header-type byte (byte 2 of a record whose byte 3 has 0xC0) says before the record is read: its
+/// kind, its header's fixed size (0: no header type a buffer holds), the payload's pointer size (4 for the
+/// *32 types), whether the size field is at 0 (EVENT_TRACE_HEADER, EVENT_HEADER) rather than at 4, and
+/// whether it carries a hook id (system, compact, perfinfo). NTWMI TRACE_HEADER_TYPE_*; Chappell, "Trace
+/// Headers". A table, so that reading a record costs one look-up, not a switch and a second test.
+struct record_type_info {
+    std::uint8_t fixed = 0;
+    std::uint8_t pointer_size = 8;
+    record_kind kind = record_kind::system;
+    bool size_first = false;
+    bool hook = false;
+    std::uint8_t extension_mask = 0; ///< perfinfo: byte 1's bits that count PMC values (0x07) and a PEBS index (0x80)
+};
+constexpr record_type_info record_type_of(std::uint8_t type) noexcept {
+    switch (type) {
+    case header_type::system32: return {0x20, 4, record_kind::system, false, true};
+    case header_type::system64: return {0x20, 8, record_kind::system, false, true};
+    case header_type::compact32: return {0x18, 4, record_kind::compact, false, true};
+    case header_type::compact64: return {0x18, 8, record_kind::compact, false, true};
+    case header_type::perfinfo32: return {0x10, 4, record_kind::perfinfo, false, true, 0x87};
+    case header_type::perfinfo64: return {0x10, 8, record_kind::perfinfo, false, true, 0x87};
+    case header_type::full_header32: return {0x30, 4, record_kind::full, true, false};
+    case header_type::full_header64: return {0x30, 8, record_kind::full, true, false};
+    case header_type::instance32: return {0x48, 4, record_kind::instance, true, false};
+    case header_type::instance64: return {0x48, 8, record_kind::instance, true, false};
+    case header_type::event_header32: return {0x50, 4, record_kind::event, true, false};
+    case header_type::event_header64: return {0x50, 8, record_kind::event, true, false};
+    default: return {};
+    }
+}
+struct record_type_table {
+    record_type_info at[256]{};
+};
+inline constexpr record_type_table record_types = [] {
+    record_type_table t;
+    for (unsigned i = 0; i < 256; ++i) t.at[i] = record_type_of(static_cast<std::uint8_t>(i));
+    return t;
+}();
+} // namespace detail
+
 /// Reads one record at `at` of a buffer's data (`data` = the buffer from its first byte to its end of
 /// data): checks the header kind, the size, and everything the header points at, then fills `out`.
 /// Returns the fault (rule::ok and the offset of the next record on success: at + the size rounded up to
@@ -492,7 +533,48 @@ struct record_reader {
                 data.subspan(at + fixed, size - fixed)};
     }
 
-    static step read(bytes_view data, std::size_t at, record& out) noexcept {
+    /// read() for every record: the hook records a kernel trace is made of (system, compact, perfinfo) on
+    /// their header's first 8 bytes, in line; any other record, and any record that breaks a rule, by
+    /// read_any (the same checks, the same result).
+    ETWCTL_INLINE_ALWAYS static step read(bytes_view data, std::size_t at, record& out) noexcept {
+        auto const end = data.size();
+        if (at <= end && end - at >= 8) {
+            auto const* const p = data.data() + at;
+            auto const word = etwctl::detail::load<std::uint64_t>(p, 0);
+            auto const& t = detail::record_types.at[(word >> 16) & 0xFFU];
+            if ((word & 0xC0000000U) == 0xC0000000U && t.hook) {
+                // the entry's fields in locals, read before the stores below (byte stores may alias the table)
+                auto const kind = t.kind;
+                auto const pointer_size = t.pointer_size;
+                std::size_t const size = static_cast<unsigned>((word >> 32) & 0xFFFFU);
+                auto const ext = static_cast<unsigned>((word >> 8) & t.extension_mask); // 0 but for perfinfo
+                auto const pmc_count = static_cast<std::uint8_t>(ext & 0x07U);
+                bool const has_pebs = (ext >> 7) != 0;
+                std::size_t const payload = t.fixed + 8U * (std::size_t{pmc_count} + (ext >> 7));
+                if (size >= payload && size <= end - at) { // else read_any reports which rule it broke
+                    out.bytes_ = bytes_view(p, size);
+                    out.payload_offset_ = static_cast<std::uint32_t>(payload);
+                    out.hook_ = hook_id(static_cast<std::uint16_t>(word >> 48));
+                    out.version_ = static_cast<std::uint8_t>(word);
+                    out.kind_ = kind, out.type_ = static_cast<std::uint8_t>(word >> 16), out.pointer_size_ = pointer_size;
+                    out.pmc_count_ = pmc_count, out.has_pebs_ = has_pebs;
+                    if (kind == record_kind::perfinfo) {
+                        out.thread_id_ = no_id, out.process_id_ = no_id;
+                        out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 8);
+                    } else { // size >= 0x18
+                        out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
+                        out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
+                        out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
+                    }
+                    return {rule::ok, (std::min)(at + ((size + 7U) & ~std::size_t{7}), end), 0, 0};
+                }
+            }
+        }
+        return read_any(data, at, out);
+    }
+
+    /// read() for any record (not inlined: full, instance, event and message records, and faults).
+    static step read_any(bytes_view data, std::size_t at, record& out) noexcept {
         auto const end = data.size();
         if (at > end || end - at < 4) return {rule::trace_record_past_buffer, 0, 4, end - (std::min)(at, end)};
         auto const* const p = data.data() + at;
@@ -508,38 +590,12 @@ struct record_reader {
         out.pmc_count_ = 0;
         out.has_pebs_ = false;
         if ((b3 & 0xC0U) == 0xC0U) {
-            out.type_ = b2;
-            switch (b2) {
-            case header_type::system32: case header_type::system64:
-                out.kind_ = record_kind::system, fixed = 0x20;
-                break;
-            case header_type::compact32: case header_type::compact64:
-                out.kind_ = record_kind::compact, fixed = 0x18;
-                break;
-            case header_type::perfinfo32: case header_type::perfinfo64:
-                out.kind_ = record_kind::perfinfo, fixed = 0x10;
-                break;
-            case header_type::full_header32: case header_type::full_header64:
-                out.kind_ = record_kind::full, fixed = 0x30;
-                break;
-            case header_type::instance32: case header_type::instance64:
-                out.kind_ = record_kind::instance, fixed = 0x48;
-                break;
-            case header_type::event_header32: case header_type::event_header64:
-                out.kind_ = record_kind::event, fixed = 0x50;
-                break;
-            default:
-                return {rule::trace_record_kind, 0, b2, 0};
-            }
-            bool const size_first = out.kind_ == record_kind::full || out.kind_ == record_kind::instance ||
-                                    out.kind_ == record_kind::event;
-            if (!size_first && end - at < 8) return {rule::trace_record_past_buffer, 0, 8, end - at};
-            size = etwctl::detail::load<std::uint16_t>(p, size_first ? 0 : 4);
-            out.pointer_size_ = (b2 == header_type::system32 || b2 == header_type::compact32 ||
-                                 b2 == header_type::perfinfo32 || b2 == header_type::full_header32 ||
-                                 b2 == header_type::instance32 || b2 == header_type::event_header32)
-                                    ? 4
-                                    : 8;
+            auto const& t = detail::record_types.at[b2];
+            if (t.fixed == 0) return {rule::trace_record_kind, 0, b2, 0};
+            out.type_ = b2, out.kind_ = t.kind, fixed = t.fixed;
+            if (!t.size_first && end - at < 8) return {rule::trace_record_past_buffer, 0, 8, end - at};
+            size = etwctl::detail::load<std::uint16_t>(p, t.size_first ? 0 : 4);
+            out.pointer_size_ = t.pointer_size;
         } else if ((b3 & 0xD0U) == 0x90U) {
             // MESSAGE_TRACE_HEADER: TRACE_HEADER_FLAG | TRACE_MESSAGE without TRACE_HEADER_EVENT_TRACE
             out.kind_ = record_kind::message, out.type_ = header_type::message, fixed = 8;

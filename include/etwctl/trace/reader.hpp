@@ -254,7 +254,7 @@ public:
         auto* const at = storage.data() + pad;
         entries_ = {construct<entry>(at + l.entries, c.buffers), c.buffers};
         streams_ = {construct<stream>(at + l.streams, c.streams), c.streams};
-        heap_ = {construct<std::uint32_t>(at + l.heap, c.streams), c.streams};
+        heap_ = {construct<merge_key>(at + l.heap, c.streams), c.streams};
         slots_ = std::span<std::byte>(at + l.slots, c.streams * stream_slots * c.max_decompressed);
         slot_size_ = c.max_decompressed;
         index();
@@ -264,13 +264,13 @@ public:
     /// Why the reader could not start (storage too small), or rule::ok.
     fault const& init_fault() const noexcept { return init_fault_; }
     /// The next record in timestamp order (the header buffer's records first); false at the end.
-    bool next(event_ref& out) noexcept {
+    ETWCTL_INLINE_ALWAYS bool next(event_ref& out) noexcept {
         if (heap_size_ == 0) return false;
-        auto const s = heap_[0];
-        out = streams_[s].head;
-        streams_[s].delivered = slot_of(s, out.rec.bytes()); // its bytes must outlive the reading that follows
-        advance(s);
-        sift_down(0);
+        auto const s = heap_[0].stream;
+        auto& st = streams_[s];
+        out = st.head;
+        st.delivered = slot_of(s, out.rec.bytes()); // its bytes must outlive the reading that follows
+        advance(0, st);
         return true;
     }
     /// A record of the look-ahead: the record, and which of its stream's buffers holds it.
@@ -375,11 +375,9 @@ public:
             if (st.taken_count < max_look_ahead) st.taken[st.taken_count++] = {buffer_entry, offset, ordinal};
             return;
         }
-        advance(stream_index);
-        // the stream's key grew (or it ended): restore the heap from its position
         for (std::size_t i = 0; i < heap_size_; ++i)
-            if (heap_[i] == stream_index) {
-                sift_down(i);
+            if (heap_[i].stream == stream_index) {
+                advance(i, st);
                 return;
             }
     }
@@ -450,6 +448,11 @@ private:
         bool loaded = false;       // data holds the current buffer
         bool live = false;
     };
+    /// A stream's place in the merge: its head's timestamp (0 for the header buffer's stream) and index.
+    struct merge_key {
+        std::uint64_t timestamp = 0;
+        std::uint32_t stream = 0;
+    };
     static constexpr std::size_t no_entry = static_cast<std::size_t>(-1);
     static constexpr std::size_t no_slot = static_cast<std::size_t>(-1);
     struct counts {
@@ -500,7 +503,7 @@ private:
         l.entries = 0;
         l.streams = align(l.entries + c.buffers * sizeof(entry));
         l.heap = align(l.streams + c.streams * sizeof(stream));
-        l.slots = align(l.heap + c.streams * sizeof(std::uint32_t));
+        l.slots = align(l.heap + c.streams * sizeof(merge_key));
         l.total = l.slots + c.streams * stream_slots * c.max_decompressed + alignof(std::max_align_t);
         return l;
     }
@@ -576,8 +579,9 @@ private:
         for (std::uint32_t s = 0; s < streams_.size(); ++s) {
             auto& st = streams_[s];
             st.current = st.first;
+            st.head.processor = st.processor, st.head.stream = s;
             st.live = fetch(s); // its first readable buffer: an unreadable first buffer does not end the stream
-            if (st.live) heap_[heap_size_++] = s;
+            if (st.live) heap_[heap_size_++] = {key_of(s), s};
         }
         for (std::size_t i = heap_size_; i-- > 0;) sift_down(i);
     }
@@ -621,6 +625,7 @@ private:
         st.current = e;
         st.at = buffer_header_size;
         st.ordinal = 0;
+        st.head.buffer_offset = entries_[e].offset; // (the head's processor and stream are set by start)
         // records taken from an earlier buffer were all passed
         std::size_t kept = 0;
         for (std::size_t i = 0; i < st.taken_count; ++i)
@@ -670,7 +675,24 @@ private:
 
     /// Reads the stream's next record into its head, moving to its next readable buffer as needed.
     /// False when the stream has no more records.
-    bool fetch(std::uint32_t s) noexcept {
+    ETWCTL_INLINE_ALWAYS bool fetch(stream& st) noexcept {
+        // the common case in line: the next record of the current buffer, read, none taken out of order
+        auto const at = st.at;
+        if (st.loaded && st.taken_count == 0 && !at_end_of_records(st.data, at)) {
+            auto const step = record_reader::read(st.data, at, st.head.rec);
+            if (step.what == rule::ok) {
+                auto const ordinal = st.ordinal;
+                st.head_ordinal = ordinal, st.ordinal = ordinal + 1;
+                st.head.offset = static_cast<std::uint32_t>(at);
+                st.at = step.next;
+                return true;
+            }
+        }
+        return fetch_any(st.head.stream);
+    }
+    bool fetch(std::uint32_t s) noexcept { return fetch(streams_[s]); }
+    /// fetch in full: records taken out of order, the end of a buffer, faults (reported here).
+    bool fetch_any(std::uint32_t s) noexcept {
         auto& st = streams_[s];
         for (;;) {
             if (st.loaded && !at_end_of_records(st.data, st.at)) {
@@ -689,9 +711,6 @@ private:
                         st.at = step.next;
                         continue;
                     }
-                    st.head.processor = st.processor;
-                    st.head.stream = s;
-                    st.head.buffer_offset = entries_[st.current].offset;
                     st.head.offset = static_cast<std::uint32_t>(st.at);
                     st.at = step.next;
                     return true;
@@ -900,36 +919,40 @@ private:
         return false;
     }
 
-    void advance(std::uint32_t s) noexcept {
-        auto& st = streams_[s];
-        st.live = fetch(s);
-        if (!st.live) { // drop it from the heap: swap with the last
-            for (std::size_t i = 0; i < heap_size_; ++i)
-                if (heap_[i] == s) {
-                    heap_[i] = heap_[--heap_size_];
-                    if (i < heap_size_) {
-                        sift_down(i);
-                        sift_up(i);
-                    }
-                    return;
-                }
+    /// Moves the stream at heap position `i` to its next record and restores the merge's order (its key
+    /// only grows), or drops the stream from the heap when it has no more records.
+    ETWCTL_INLINE_ALWAYS void advance(std::size_t i, stream& st) noexcept {
+        bool const live = fetch(st);
+        st.live = live;
+        if (!live) return drop(i);
+        heap_[i].timestamp = st.head.stream == 0 ? 0 : st.head.rec.timestamp(); // key_of
+        sift_down(i);
+    }
+    void drop(std::size_t i) noexcept { // swap with the last
+        heap_[i] = heap_[--heap_size_];
+        if (i < heap_size_) {
+            sift_down(i);
+            sift_up(i);
         }
     }
 
     /// Merge order: the header buffer's stream first, then the earliest timestamp, then the lower stream.
-    bool before(std::uint32_t a, std::uint32_t b) const noexcept {
-        if ((a == 0) != (b == 0)) return a == 0;
-        auto const ta = streams_[a].head.rec.timestamp(), tb = streams_[b].head.rec.timestamp();
-        return ta != tb ? ta < tb : a < b;
+    /// The heap keeps each stream's key beside its index (no look into the stream to compare), the header
+    /// buffer's stream with key 0, which no other stream's (key, index) precedes.
+    std::uint64_t key_of(std::uint32_t s) const noexcept { return s == 0 ? 0 : streams_[s].head.rec.timestamp(); }
+    static bool before(merge_key const& a, merge_key const& b) noexcept {
+        return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.stream < b.stream;
     }
-    void sift_down(std::size_t i) noexcept {
+    ETWCTL_INLINE_ALWAYS void sift_down(std::size_t i) noexcept {
+        auto* const h = heap_.data(); // (locals: the swaps' stores could alias the members)
+        std::size_t const n = heap_size_;
         for (;;) {
             std::size_t best = i;
             std::size_t const l = 2 * i + 1, r = l + 1;
-            if (l < heap_size_ && before(heap_[l], heap_[best])) best = l;
-            if (r < heap_size_ && before(heap_[r], heap_[best])) best = r;
+            if (l < n && before(h[l], h[best])) best = l;
+            if (r < n && before(h[r], h[best])) best = r;
             if (best == i) return;
-            std::swap(heap_[i], heap_[best]);
+            std::swap(h[i], h[best]);
             i = best;
         }
     }
@@ -947,7 +970,7 @@ private:
     reader_options options_{};
     std::span<entry> entries_{};
     std::span<stream> streams_{};
-    std::span<std::uint32_t> heap_{};
+    std::span<merge_key> heap_{};
     std::size_t heap_size_ = 0;
     std::span<std::byte> slots_{};
     std::size_t slot_size_ = 0;
