@@ -260,9 +260,11 @@ void paired_callback(void* context, event_record_layout const& r) noexcept {
     }
 }
 
-std::uint64_t run_paired(input& in) {
-    paired_state st;
-    etwctl::event_record_sink sink{&paired_callback, &st};
+/// A hand-written callback over every record, as the kernel double's ProcessTrace calls it; its checksum.
+template <class State>
+std::uint64_t run_callback(input& in, void (*callback)(void*, event_record_layout const&) noexcept) {
+    State st;
+    etwctl::event_record_sink sink{callback, &st};
     for (auto& r : in.records) {
         r.user_context = &sink;
         etwctl::call_event_record_sink(&r);
@@ -270,17 +272,8 @@ std::uint64_t run_paired(input& in) {
     benchmark::DoNotOptimize(st.sum);
     return st.sum;
 }
-
-std::uint64_t run_raw(input& in) {
-    raw_state st;
-    etwctl::event_record_sink sink{&raw_callback, &st};
-    for (auto& r : in.records) {
-        r.user_context = &sink;
-        etwctl::call_event_record_sink(&r);
-    }
-    benchmark::DoNotOptimize(st.sum);
-    return st.sum;
-}
+std::uint64_t run_raw(input& in) { return run_callback<raw_state>(in, &raw_callback); }
+std::uint64_t run_paired(input& in) { return run_callback<paired_state>(in, &paired_callback); }
 
 std::uint64_t run_consume(input& in, std::vector<std::byte>& storage, std::uint64_t& events) {
     replay_kernel k{&in};
