@@ -409,7 +409,12 @@ public:
         std::uint32_t const ordinal = ++pr.ordinal; // this record's place on its processor
         bool const stack_record = has_hook && hook.group() == etwctl::detail::stackwalk_group;
         bool const attached = stack_record && attach(er, hook, pr, processor, ordinal);
-        while (held_ != 0 && complete(oldest())) deliver_oldest(deliver);
+        // the oldest held event (not complete after the last record) is complete now only if this record is
+        // on its processor, gave it a stack part, or it has just become the oldest
+        if (held_ != 0 && (attached || head_changed_ || oldest().processor % processor_slots == processor % processor_slots)) {
+            while (held_ != 0 && complete(oldest())) deliver_oldest(deliver);
+            head_changed_ = false;
+        }
         if (attached) return;
         bool const want = has_hook ? wanted(hook) : want_unhooked;
         if (!want) {
@@ -446,7 +451,7 @@ public:
         tail_ = at + round8(n);
         if (!have_clock_ && rec.kind() == record_kind::system && rec.hook() == hook_id{0}) set_clock(rec);
         s.e.ref_.processor = processor;
-        s.e.stack_ = stack_view{};
+        s.e.stack_.clear();
         s.e.clock_ = have_clock_ ? &clock_ : nullptr;
         if (rec.kind() == record_kind::event) add_stack_items(rec, s.e.stack_parts());
         s.timestamp = ts;
@@ -624,6 +629,7 @@ private:
     template <class F>
     void deliver_oldest(F& deliver) noexcept {
         deliver(oldest().e);
+        head_changed_ = true;
         if (--held_ == 0) return reset();
         std::size_t const next = oldest().start;
         if (wrapped_ && next < head_) wrapped_ = false; // the oldest now lies in the wrapped part
@@ -644,6 +650,7 @@ private:
     slot slots_[max_window]{};
     std::uint64_t pushed_ = 0; ///< events held so far: the oldest held is pushed_ - held_, at (pushed_ - held_) & slot_mask
     std::size_t held_ = 0;
+    bool head_changed_ = false; ///< an event was delivered since the oldest one was last found not complete
     static constexpr std::size_t processor_slots = 256; // more processors share a state: the look-ahead only widens
     processor_state processors_[processor_slots]{};
     trace::clock clock_{};

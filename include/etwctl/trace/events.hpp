@@ -121,6 +121,8 @@ public:
         cached_ = cached_ || from_cache;
     }
     void add_unresolved() noexcept { ++unresolved_; }
+    /// No parts (the views the parts held are forgotten with them).
+    void clear() noexcept { count_ = 0, unresolved_ = 0, cached_ = false; }
 
 private:
     part parts_[max_parts]{};
