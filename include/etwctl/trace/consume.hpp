@@ -70,8 +70,9 @@ namespace trace {
 // Chappell's; that PERFINFO records arrive with both ids 0xFFFFFFFF is inferred from TraceEvent's output.)
 //
 // event_record_of builds that EVENT_RECORD from a record (a kernel double's ProcessTrace, the tests, the
-// benchmark); rebuild_record is its inverse: the record in a buffer's format, in the caller's bytes, read
-// by the reader's own record_reader, so a live event is the same trace::event a file gives.
+// benchmark); rebuild_record is its inverse: the record in a buffer's format, in the caller's bytes, as
+// the reader's own record_reader reads it (a test compares the two on every record of the real and
+// generated traces), so a live event is the same trace::event a file gives.
 
 /// EVENT_HEADER.Flags (evntcons.h EVENT_HEADER_FLAG_*).
 namespace event_header_flag {
@@ -270,7 +271,8 @@ inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id ho
 } // namespace detail
 
 /// Writes the record `er` stands for into `out` in a buffer's format (the inverse of event_record_of)
-/// and reads it with the reader's record_reader into `rec`. Returns the bytes used, or 0 when it cannot:
+/// and fills `rec` as the reader's record_reader reads it (a kernel record from the values written, any
+/// other read back with record_reader). Returns the bytes used, or 0 when it cannot:
 /// a WPP message, a record larger than a buffer's record size field (u16) or than `out`, an extended item
 /// without data. A classic record of a GUID that is no kernel group is rebuilt as EVENT_TRACE_HEADER.
 inline std::size_t rebuild_record(event_record_layout const& er, std::span<std::byte> out, record& rec) noexcept {
