@@ -475,3 +475,130 @@ TEST_CASE("consume: stop() from a handler closes the trace (CloseTrace pending);
     CHECK(report.events <= 10 + trace::event_record_stream::max_window); // those held when it stopped, not the trace's thousands
     CHECK(control.handle() == invalid_processtrace_handle);
 }
+
+namespace {
+
+/// A classic kernel EVENT_RECORD as ProcessTrace presents one (64-bit, processor index given).
+struct er_classic {
+    event_record_layout er{};
+    std::vector<std::byte> payload;
+    er_classic(guid const& group, std::uint8_t opcode, std::uint16_t processor, std::uint64_t ts, std::uint32_t tid, std::size_t payload_size = 8) {
+        er.event_header.flags = 0x0100 | 0x0040 | 0x0200; // classic, 64-bit, processor index
+        er.event_header.provider_id = group;
+        er.event_header.event_descriptor.opcode = opcode;
+        er.event_header.event_descriptor.version = 2;
+        er.event_header.time_stamp = static_cast<std::int64_t>(ts);
+        er.event_header.thread_id = tid;
+        er.event_header.process_id = 4;
+        er.buffer_context.processor_index = processor;
+        payload.assign(payload_size, std::byte{0x5A});
+        er.user_data = payload.data();
+        er.user_data_length = static_cast<std::uint16_t>(payload.size());
+    }
+    er_classic(er_classic const&) = delete;
+};
+
+guid const er_thread_group{0x3d6fa8d1, 0xfe05, 0x11d0, 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c};
+guid const er_stackwalk_group{0xdef2fe46, 0x7bd6, 0x4b80, 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3};
+
+/// A StackWalk record (0x1820) naming the event of `event_ts` on thread `tid`, with `frames` frames.
+struct er_stack : er_classic {
+    er_stack(std::uint16_t processor, std::uint64_t ts, std::uint64_t event_ts, std::uint32_t tid, std::size_t frames)
+        : er_classic(er_stackwalk_group, 32, processor, ts, tid, 0x10 + 8 * frames) {
+        std::memcpy(payload.data(), &event_ts, 8);
+        std::uint32_t const pid = 4;
+        std::memcpy(payload.data() + 8, &pid, 4);
+        std::memcpy(payload.data() + 0x0C, &tid, 4);
+        for (std::size_t i = 0; i < frames; ++i) {
+            std::uint64_t const frame = 0xFFFFF80000001000ULL + i;
+            std::memcpy(payload.data() + 0x10 + 8 * i, &frame, 8);
+        }
+    }
+};
+
+struct er_taken {
+    std::uint16_t hook = 0;
+    std::uint64_t timestamp = 0;
+    std::size_t frames = 0;
+};
+
+} // namespace
+
+TEST_CASE("event_record: a stack goes to the oldest event it names, wanted or not; not past the look-ahead") {
+    std::vector<std::byte> slots(trace::event_record_stream::storage_size());
+    std::vector<er_taken> got;
+    auto const take = [&](trace::event const& e) noexcept { got.push_back({e.rec().hook().value, e.timestamp(), e.stack().size()}); };
+    auto const only_cswitch = [](hook_id h) noexcept { return h == hook_id{0x0524}; };
+
+    SUBCASE("an event not wanted with the same timestamp and thread takes the stack first") {
+        trace::event_record_stream live(slots);
+        er_classic const ready(er_thread_group, 50, 0, 100, 7); // ReadyThread (0x0532), not wanted
+        er_classic const cswitch(er_thread_group, 36, 0, 100, 7); // CSwitch, wanted
+        er_stack const stack(0, 101, 100, 7, 3);
+        live.push(ready.er, take, only_cswitch);
+        live.push(cswitch.er, take, only_cswitch);
+        live.push(stack.er, take, only_cswitch);
+        live.finish(take);
+        REQUIRE(got.size() == 1);
+        CHECK(got[0].hook == 0x0524);
+        CHECK(got[0].frames == 0); // the ReadyThread took it, as the file's reader gives it
+        CHECK(live.skipped() == 1);
+        // every event wanted: the same stack goes to the ReadyThread
+        got.clear();
+        trace::event_record_stream all(slots);
+        all.push(ready.er, take);
+        all.push(cswitch.er, take);
+        all.push(stack.er, take);
+        all.finish(take);
+        REQUIRE(got.size() == 2);
+        CHECK(got[0].hook == 0x0532);
+        CHECK(got[0].frames == 3);
+        CHECK(got[1].frames == 0);
+    }
+    SUBCASE("a processor's events out of timestamp order: the stack still finds its event") {
+        trace::event_record_stream live(slots);
+        er_classic const first(er_thread_group, 36, 0, 200, 7);
+        er_classic const earlier(er_thread_group, 36, 0, 150, 8); // logged after, stamped before
+        er_stack const stack(0, 201, 200, 7, 2);
+        live.push(first.er, take, only_cswitch);
+        live.push(earlier.er, take, only_cswitch);
+        live.push(stack.er, take, only_cswitch);
+        live.finish(take);
+        REQUIRE(got.size() == 2);
+        CHECK(got[0].timestamp == 200);
+        CHECK(got[0].frames == 2);
+        CHECK(got[1].frames == 0);
+    }
+    SUBCASE("a stack more than max_look_ahead + 1 records after its event on its processor is an event of its own") {
+        for (std::size_t between : {trace::reader::max_look_ahead, trace::reader::max_look_ahead + 1}) {
+            got.clear();
+            trace::event_record_stream live(slots);
+            er_classic const cswitch(er_thread_group, 36, 1, 100, 7);
+            live.push(cswitch.er, take);
+            std::vector<std::unique_ptr<er_classic>> others;
+            for (std::size_t i = 0; i < between; ++i) {
+                others.push_back(std::make_unique<er_classic>(er_thread_group, 50, 1, 101 + i, 9)); // other threads' records
+                live.push(others.back()->er, take);
+            }
+            er_stack const stack(1, 200, 100, 7, 4);
+            live.push(stack.er, take);
+            live.finish(take);
+            INFO("records between: " << between);
+            REQUIRE_FALSE(got.empty());
+            CHECK(got[0].hook == 0x0524);
+            CHECK(got[0].frames == (between == trace::reader::max_look_ahead ? 4U : 0U));
+            CHECK(got.size() == between + (between == trace::reader::max_look_ahead ? 1U : 2U)); // the stack record delivered as an event
+        }
+    }
+    SUBCASE("another processor's stack record is not the event's") {
+        trace::event_record_stream live(slots);
+        er_classic const cswitch(er_thread_group, 36, 0, 100, 7);
+        er_stack const stack(1, 101, 100, 7, 3);
+        live.push(cswitch.er, take, only_cswitch);
+        live.push(stack.er, take, only_cswitch);
+        live.finish(take);
+        REQUIRE(got.size() == 1);
+        CHECK(got[0].frames == 0);
+        CHECK(live.skipped() == 1); // the stack record, not wanted as an event
+    }
+}

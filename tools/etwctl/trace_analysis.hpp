@@ -81,21 +81,7 @@ bool with_kernel_view(trace::record const& r, F&& f, trace::layout_fault& fault)
         fault = V::check(p);
         if (fault == trace::layout_fault::none) f(V(p));
     };
-    attempt(std::type_identity<layout::logfile_header>{});
-    attempt(std::type_identity<layout::header_extension>{});
-    attempt(std::type_identity<layout::rundown_complete>{});
-    attempt(std::type_identity<layout::sampled_profile>{});
-    attempt(std::type_identity<layout::pmc_counter_profile>{});
-    attempt(std::type_identity<layout::pmc_counter_config>{});
-    attempt(std::type_identity<layout::sampled_profile_interval>{});
-    attempt(std::type_identity<layout::thread_event>{});
-    attempt(std::type_identity<layout::cswitch>{});
-    attempt(std::type_identity<layout::ready_thread>{});
-    attempt(std::type_identity<layout::process_event>{});
-    attempt(std::type_identity<layout::image_event>{});
-    attempt(std::type_identity<layout::stack_walk_event>{});
-    attempt(std::type_identity<layout::stack_key_reference>{});
-    attempt(std::type_identity<layout::stack_key_definition>{});
+    layout::kernel_views::for_each(attempt);
     return listed;
 }
 

@@ -70,8 +70,9 @@ namespace trace {
 // Chappell's; that PERFINFO records arrive with both ids 0xFFFFFFFF is inferred from TraceEvent's output.)
 //
 // event_record_of builds that EVENT_RECORD from a record (a kernel double's ProcessTrace, the tests, the
-// benchmark); rebuild_record is its inverse: the record in a buffer's format, in the caller's bytes, read
-// by the reader's own record_reader, so a live event is the same trace::event a file gives.
+// benchmark); rebuild_record is its inverse: the record in a buffer's format, in the caller's bytes, as
+// the reader's own record_reader reads it (a test compares the two on every record of the real and
+// generated traces), so a live event is the same trace::event a file gives.
 
 /// EVENT_HEADER.Flags (evntcons.h EVENT_HEADER_FLAG_*).
 namespace event_header_flag {
@@ -197,8 +198,81 @@ inline void er_put_guid(std::byte* p, std::size_t o, guid const& g) noexcept {
 
 } // namespace detail
 
+namespace detail {
+
+/// Copies n bytes; short copies (a kernel event's payload is mostly 8 to 48 bytes) without a call.
+inline void copy_bytes(std::byte* to, std::byte const* from, std::size_t n) noexcept {
+    if (n > 64) {
+        std::memcpy(to, from, n);
+        return;
+    }
+    for (; n >= 8; n -= 8, to += 8, from += 8) std::memcpy(to, from, 8);
+    for (; n != 0; --n) *to++ = *from++;
+}
+
+/// rebuild_record for a classic kernel record (its hook known): SYSTEM_TRACE_HEADER, or
+/// PERFINFO_TRACE_HEADER for a record without thread and process. The record is set from the values
+/// written (what record_reader::read decodes from them), not read back.
+inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id hook, std::span<std::byte> out, record& rec) noexcept {
+    auto const& h = er.event_header;
+    if ((h.flags & event_header_flag::trace_message) != 0) return 0;
+    if (er.extended_data_count != 0 && er.extended_data == nullptr) return 0;
+    if (er.user_data_length != 0 && er.user_data == nullptr) return 0;
+    bool const p4 = (h.flags & event_header_flag::header_32_bit) != 0;
+    bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data_length);
+    auto const ts = static_cast<std::uint64_t>(h.time_stamp);
+    std::byte* const p = out.data();
+    bytes_view pebs{}, pmc{};
+    for (std::size_t i = 0; i < er.extended_data_count; ++i) {
+        if (er.extended_data[i].ext_type == ext_type::pebs_index) pebs = er_item_data(er, i).first((std::min)(std::size_t{8}, std::size_t{er.extended_data[i].data_size}));
+        else if (er.extended_data[i].ext_type == ext_type::pmc_counters) pmc = er_item_data(er, i);
+    }
+    bool const perfinfo = h.thread_id == no_id && h.process_id == no_id;
+    std::size_t const pmc_count = (std::min)(pmc.size() / 8, std::size_t{7});
+    bool const has_pebs = pebs.size() == 8;
+    std::size_t const fixed = perfinfo ? 0x10U + (has_pebs ? 8U : 0U) + 8U * pmc_count : 0x20U;
+    std::size_t const size = fixed + payload.size();
+    if (size > 0xFFFF || size > out.size()) return 0;
+    record_access::hook_header f;
+    f.hook = hook;
+    f.timestamp = ts;
+    f.payload_offset = static_cast<std::uint32_t>(fixed);
+    f.version = h.event_descriptor.version;
+    f.pointer_size = p4 ? 4 : 8;
+    // the first 8 bytes: version, PMC count / PEBS flag, header type, 0xC0, size, hook
+    std::uint64_t word = std::uint64_t{h.event_descriptor.version} | (std::uint64_t{0xC0} << 24) | (std::uint64_t{size} << 32) |
+                         (std::uint64_t{hook.value} << 48);
+    if (perfinfo) {
+        f.type = p4 ? header_type::perfinfo32 : header_type::perfinfo64;
+        f.pmc_count = static_cast<std::uint8_t>(pmc_count);
+        f.has_pebs = has_pebs;
+        word |= std::uint64_t{static_cast<std::uint8_t>(pmc_count | (has_pebs ? 0x80U : 0U))} << 8 | std::uint64_t{f.type} << 16;
+        er_put64(p, 0, word);
+        er_put64(p, 8, ts);
+        std::size_t at = 0x10;
+        if (has_pebs) copy_bytes(p + at, pebs.data(), 8), at += 8;
+        if (pmc_count != 0) copy_bytes(p + at, pmc.data(), 8 * pmc_count);
+    } else {
+        f.type = p4 ? header_type::system32 : header_type::system64;
+        f.thread_id = h.thread_id, f.process_id = h.process_id;
+        word |= std::uint64_t{f.type} << 16;
+        er_put64(p, 0, word);
+        er_put32(p, 8, h.thread_id);
+        er_put32(p, 0x0C, h.process_id);
+        er_put64(p, 0x10, ts);
+        er_put32(p, 0x18, h.kernel_time);
+        er_put32(p, 0x1C, h.user_time);
+    }
+    copy_bytes(p + fixed, payload.data(), payload.size());
+    record_access::set(rec, bytes_view(p, size), f);
+    return size;
+}
+
+} // namespace detail
+
 /// Writes the record `er` stands for into `out` in a buffer's format (the inverse of event_record_of)
-/// and reads it with the reader's record_reader into `rec`. Returns the bytes used, or 0 when it cannot:
+/// and fills `rec` as the reader's record_reader reads it (a kernel record from the values written, any
+/// other read back with record_reader). Returns the bytes used, or 0 when it cannot:
 /// a WPP message, a record larger than a buffer's record size field (u16) or than `out`, an extended item
 /// without data. A classic record of a GUID that is no kernel group is rebuilt as EVENT_TRACE_HEADER.
 inline std::size_t rebuild_record(event_record_layout const& er, std::span<std::byte> out, record& rec) noexcept {
@@ -214,38 +288,8 @@ inline std::size_t rebuild_record(event_record_layout const& er, std::span<std::
     std::optional<hook_id> hook;
     bool const classic = (h.flags & event_header_flag::classic_header) != 0;
     if (classic) hook = classic_hook_of(h.provider_id, h.event_descriptor.opcode);
-    if (hook) {
-        // SYSTEM_TRACE_HEADER, or PERFINFO_TRACE_HEADER for a record without thread and process
-        bytes_view pebs{}, pmc{};
-        for (std::size_t i = 0; i < er.extended_data_count; ++i) {
-            if (er.extended_data[i].ext_type == ext_type::pebs_index) pebs = detail::er_item_data(er, i).first((std::min)(std::size_t{8}, std::size_t{er.extended_data[i].data_size}));
-            else if (er.extended_data[i].ext_type == ext_type::pmc_counters) pmc = detail::er_item_data(er, i);
-        }
-        bool const perfinfo = h.thread_id == no_id && h.process_id == no_id;
-        std::size_t const pmc_count = (std::min)(pmc.size() / 8, std::size_t{7});
-        fixed = perfinfo ? 0x10U + (pebs.size() == 8 ? 8U : 0U) + 8U * pmc_count : 0x20U;
-        if (fixed + payload.size() > 0xFFFF || fixed + payload.size() > out.size()) return 0;
-        std::memset(p, 0, fixed);
-        p[0] = std::byte{h.event_descriptor.version};
-        p[3] = std::byte{0xC0};
-        detail::er_put16(p, 4, static_cast<std::uint16_t>(fixed + payload.size()));
-        detail::er_put16(p, 6, hook->value);
-        if (perfinfo) {
-            p[1] = std::byte{static_cast<std::uint8_t>(pmc_count | (pebs.size() == 8 ? 0x80U : 0U))};
-            p[2] = std::byte{p4 ? header_type::perfinfo32 : header_type::perfinfo64};
-            detail::er_put64(p, 8, ts);
-            std::size_t at = 0x10;
-            if (pebs.size() == 8) std::memcpy(p + at, pebs.data(), 8), at += 8;
-            if (pmc_count != 0) std::memcpy(p + at, pmc.data(), 8 * pmc_count);
-        } else {
-            p[2] = std::byte{p4 ? header_type::system32 : header_type::system64};
-            detail::er_put32(p, 8, h.thread_id);
-            detail::er_put32(p, 0x0C, h.process_id);
-            detail::er_put64(p, 0x10, ts);
-            detail::er_put32(p, 0x18, h.kernel_time);
-            detail::er_put32(p, 0x1C, h.user_time);
-        }
-    } else if (classic) {
+    if (hook) return detail::rebuild_hook_record(er, *hook, out, rec);
+    if (classic) {
         // EVENT_TRACE_HEADER (EVENT_INSTANCE_GUID_HEADER when an INSTANCE_INFO item gives the instance)
         bytes_view instance{};
         for (std::size_t i = 0; i < er.extended_data_count; ++i)
@@ -321,8 +365,9 @@ inline std::size_t rebuild_record(event_record_layout const& er, std::span<std::
 ///
 /// push's `wanted(hook)` says which kernel events the caller handles (consume: the on<"Name"> handlers'
 /// hooks; every event when on_any is given): any other record is counted (skipped()) and not rebuilt;
-/// if it may take a stack it is held as a placeholder, so a stack record naming it is taken by it, as
-/// the file's reader gives that stack to it and not to a later event.
+/// if it may take a stack, its processor remembers it (timestamp, thread, parts taken) without holding
+/// it, so a stack record naming it is taken by it, as the file's reader gives that stack to it and not to
+/// a later event.
 class event_record_stream {
 public:
     static constexpr std::size_t max_window = 256;
@@ -362,29 +407,24 @@ public:
         if (first_timestamp_ == 0) first_timestamp_ = ts;
         if (ts > last_timestamp_) last_timestamp_ = ts;
         std::uint16_t const processor = processor_of(er);
-        std::uint32_t const ordinal = ++ordinals_[processor % processor_slots]; // this record's place on its processor
+        auto& pr = processors_[processor % processor_slots];
+        std::uint32_t const ordinal = ++pr.ordinal; // this record's place on its processor
         bool const stack_record = has_hook && hook.group() == etwctl::detail::stackwalk_group;
-        bool const attached = stack_record && attach(er, hook, processor, ordinal);
-        while (held_ != 0 && complete(slots_[head_slot_])) deliver_oldest(deliver);
+        bool const attached = stack_record && attach(er, hook, pr, processor, ordinal);
+        // the oldest held event (not complete after the last record) is complete now only if this record is
+        // on its processor, gave it a stack part, or it has just become the oldest
+        if (held_ != 0 && (attached || head_changed_ || oldest().processor % processor_slots == processor % processor_slots)) {
+            while (held_ != 0 && complete(oldest())) deliver_oldest(deliver);
+            head_changed_ = false;
+        }
         if (attached) return;
         bool const want = has_hook ? wanted(hook) : want_unhooked;
         if (!want) {
             ++skipped_;
             if (!classic || stack_record) return; // no stack to take (EVENT_HEADER events carry theirs as items)
-            if (held_ == window_) deliver_oldest(deliver);
-            std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
             bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
-            auto& s = slots_[(head_slot_ + held_) % window_];
-            s.placeholder = true;
-            s.timestamp = ts;
-            s.processor = processor;
-            s.takes = true;
-            s.tid = stack_thread_of(hook, h.thread_id, payload, p);
-            s.parts = 0;
-            s.ordinal = ordinal;
-            s.start = held_ == 0 ? tail_ : slots_[(head_slot_ + held_ - 1) % window_].start; // no bytes of its own
-            remember(processor, ts);
-            ++held_;
+            std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
+            pr.note({ts, stack_thread_of(hook, h.thread_id, payload, p), ordinal, processor, true, 0, 0});
             return;
         }
         if (held_ == window_) deliver_oldest(deliver);
@@ -399,8 +439,11 @@ public:
             }
             deliver_oldest(deliver);
         }
-        record rec;
-        std::size_t const n = rebuild_record(er, storage_.subspan(at, bound), rec);
+        // the event is built in its slot: the record rebuilt into it, the rest reset
+        auto& s = slots_[pushed_ & slot_mask];
+        record& rec = s.e.ref_.rec;
+        std::size_t const n = has_hook ? detail::rebuild_hook_record(er, hook, storage_.subspan(at, bound), rec)
+                                       : rebuild_record(er, storage_.subspan(at, bound), rec);
         if (n == 0) {
             tail_ = at; // give the bytes back: the last allocation
             if (held_ == 0) reset();
@@ -409,10 +452,10 @@ public:
         }
         tail_ = at + round8(n);
         if (!have_clock_ && rec.kind() == record_kind::system && rec.hook() == hook_id{0}) set_clock(rec);
-        auto& s = slots_[(head_slot_ + held_) % window_];
-        s.e = event(event_ref{rec, processor, 0, 0, 0}, have_clock_ ? &clock_ : nullptr);
+        s.e.ref_.processor = processor;
+        s.e.stack_.clear();
+        s.e.clock_ = have_clock_ ? &clock_ : nullptr;
         if (rec.kind() == record_kind::event) add_stack_items(rec, s.e.stack_parts());
-        s.placeholder = false;
         s.timestamp = ts;
         s.processor = processor;
         s.start = at;
@@ -420,7 +463,8 @@ public:
         s.tid = stack_thread_of(rec);
         s.parts = 0;
         s.ordinal = ordinal;
-        remember(processor, ts);
+        if (s.takes) pr.note({ts, s.tid, ordinal, processor, false, 0, static_cast<std::uint32_t>(pushed_)});
+        ++pushed_;
         ++held_;
         if (held_ == 1 && complete(s)) deliver_oldest(deliver);
     }
@@ -446,6 +490,7 @@ public:
     std::uint64_t last_timestamp() const noexcept { return last_timestamp_; }
 
 private:
+    /// A held event: the record rebuilt in the ring, its stack parts as they come.
     struct slot {
         event e;
         std::uint64_t timestamp = 0;
@@ -455,19 +500,53 @@ private:
         std::uint16_t processor = 0;
         std::uint8_t parts = 0;
         bool takes = false;
-        bool placeholder = false;  ///< a record not wanted: takes its stack, is never delivered
     };
+    /// An event that may take a stack, as its processor remembers it: a held one (by its sequence number:
+    /// slot = seq & slot_mask, held while seq >= pushed_ - held_) or one not wanted (its parts kept here).
+    struct taker {
+        std::uint64_t timestamp = 0;
+        std::uint32_t tid = 0;
+        std::uint32_t ordinal = 0;
+        std::uint16_t processor = 0;
+        bool unwanted = false;
+        std::uint8_t parts = 0; ///< unwanted ones (a held one counts in its slot)
+        std::uint32_t seq = 0;  ///< pushed_'s low 32 bits when it was held (at most max_window are held)
+    };
+    /// A processor's record count and its latest takers, oldest first from `next`. A stack record follows
+    /// its event within reader::max_look_ahead + 1 records of the processor, so fewer than `ring` takers
+    /// can still take one.
+    struct processor_state {
+        static constexpr std::size_t ring = 16;
+        static_assert(ring > reader::max_look_ahead + 1 && (ring & (ring - 1)) == 0);
+        taker takers[ring]{};
+        std::uint32_t ordinal = 0;
+        std::uint8_t next = 0, count = 0;
+        /// Takers still to be noted before those in the ring are in timestamp order again (0: they are).
+        std::uint8_t unsorted = 0;
+        void note(taker const& t) noexcept {
+            if (count != 0 && t.timestamp < takers[(next - 1U) & (ring - 1)].timestamp) unsorted = ring;
+            else if (unsorted != 0) --unsorted;
+            takers[next] = t;
+            next = static_cast<std::uint8_t>((next + 1U) & (ring - 1));
+            if (count < ring) ++count;
+        }
+    };
+
     static constexpr std::size_t round8(std::size_t n) noexcept { return (n + 7U) & ~std::size_t{7}; }
+    // slots_ is a ring of max_window (a power of two) indexed by a mask; window_ bounds how many are held
+    static_assert((max_window & (max_window - 1)) == 0);
+    static constexpr std::size_t slot_mask = max_window - 1;
+    static constexpr std::uint32_t look = reader::max_look_ahead + 1;
     /// GetEventProcessorIndex (evntcons.h): ProcessorIndex with EVENT_HEADER_FLAG_PROCESSOR_INDEX, else ProcessorNumber.
     static std::uint16_t processor_of(event_record_layout const& er) noexcept {
         return (er.event_header.flags & event_header_flag::processor_index) != 0 ? er.buffer_context.processor_index
                                                                                  : er.buffer_context.processor_number();
     }
+    slot const& oldest() const noexcept { return slots_[(pushed_ - held_) & slot_mask]; }
     /// Whether no later record can be the stack of a held event: it takes none, has all its parts, or its
     /// processor has logged more records since than event_stream looks at.
     bool complete(slot const& s) const noexcept {
-        return !s.takes || s.parts >= stack_view::max_parts ||
-               ordinals_[s.processor % processor_slots] - s.ordinal > reader::max_look_ahead + 1;
+        return !s.takes || s.parts >= stack_view::max_parts || processors_[s.processor % processor_slots].ordinal - s.ordinal > look;
     }
 
     // The ring: bytes [head, tail) are in use, or [head, wrap) and [0, tail) once an allocation wrapped.
@@ -498,66 +577,63 @@ private:
         return false;
     }
     void reset() noexcept { head_ = tail_ = 0, wrapped_ = false; }
-    /// Notes the slot being pushed (sequence number pushed_) among its processor's latest ones.
-    void remember(std::uint16_t processor, std::uint64_t timestamp) noexcept {
-        auto& r = recent_[processor % processor_slots];
-        r.seq[r.next] = static_cast<std::uint32_t>(pushed_);
-        r.timestamp[r.next] = timestamp;
-        r.next = static_cast<std::uint8_t>((r.next + 1) % recent_count);
-        ++pushed_;
-    }
 
-    /// A StackWalk / stack-key record naming a held event: its frames are copied for that event.
-    bool attach(event_record_layout const& er, hook_id hook, std::uint16_t processor, std::uint32_t ordinal) noexcept {
-        if (held_ == 0) return false;
+    /// A StackWalk / stack-key record naming an event its processor remembers: its frames are copied for
+    /// that event (or the part is counted for one not wanted).
+    bool attach(event_record_layout const& er, hook_id hook, processor_state& pr, std::uint16_t processor, std::uint32_t ordinal) noexcept {
         auto const& h = er.event_header;
         bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
+        if (payload.size() < 0x10 || (hook != stack_walk_hook && hook != stack_key_kernel_hook && hook != stack_key_user_hook)) return false;
         std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
+        if (hook != stack_walk_hook && payload.size() < 0x10U + p) return false; // a key reference too short for its key
         // a stack follows its event on the event's processor, within the records event_stream looks at for
         // a file (the next one and reader::max_look_ahead after it); the oldest event it names takes it, as
         // the file's first event to look ahead does (several events may carry one timestamp and thread)
-        if (payload.size() < 0x10) return false;
         std::uint64_t const event_time_stamp = etwctl::detail::load<std::uint64_t>(payload.data(), 0);
-        auto const& r = recent_[processor % processor_slots];
-        // the processor's latest events, oldest first: those with the stack's EventTimeStamp and still held;
-        // an event more than max_look_ahead + 1 records back on its processor cannot take it, so only the
-        // latest max_look_ahead + 1 are looked at
-        constexpr std::size_t look = reader::max_look_ahead + 1;
-        for (std::size_t i = recent_count - look; i < recent_count; ++i) {
-            std::size_t const j = (r.next + i) % recent_count;
-            if (r.timestamp[j] != event_time_stamp) continue;
-            std::uint32_t const age = static_cast<std::uint32_t>(pushed_) - r.seq[j];
-            if (age == 0 || age > held_) continue;
-            auto& s = slots_[(pushed_ - age) % window_];
-            if (!s.takes || s.parts >= stack_view::max_parts || s.processor != processor ||
-                ordinal - s.ordinal > reader::max_look_ahead + 1 || !names_stack_of(s.timestamp, s.tid, hook, payload))
+        std::uint32_t const stack_thread = etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C);
+        taker* found = nullptr;
+        // newest first: a taker further back than the look-ahead ends the search (those before it are older
+        // still); while the ring is in timestamp order, so does one older than the stack's EventTimeStamp
+        for (std::size_t k = 1; k <= pr.count; ++k) {
+            auto& t = pr.takers[(pr.next - k) & (processor_state::ring - 1)];
+            if (ordinal - t.ordinal > look) break;
+            if (t.timestamp != event_time_stamp) {
+                if (t.timestamp < event_time_stamp && pr.unsorted == 0) break;
                 continue;
-            if (hook != stack_walk_hook && payload.size() < 0x10U + p) continue; // a key reference too short for its key
-            ++s.parts;
-            if (s.placeholder) return true; // the stack of a record not wanted
-            if (hook != stack_walk_hook) {
-                s.e.stack_parts().add_unresolved(); // a stack-cache key: its frames come later, in a Delete or Rundown record
-                return true;
             }
-            auto const frames = stack_walk_frames(payload, p);
-            std::size_t at = 0;
-            if (!allocate(frames.size(), at)) {
-                ++stacks_dropped_;
-                return true;
-            }
-            if (!frames.empty()) std::memcpy(storage_.data() + at, frames.data(), frames.size());
-            s.e.stack_parts().add(bytes_view(storage_.data() + at, frames.size()), p);
+            if ((t.tid != no_id && t.tid != stack_thread) || t.processor != processor) continue;
+            if (t.unwanted ? t.parts >= stack_view::max_parts
+                           : static_cast<std::uint32_t>(pushed_) - t.seq > held_ || slots_[t.seq & slot_mask].parts >= stack_view::max_parts)
+                continue; // it has its parts, or it was delivered (the window was full)
+            found = &t;
+        }
+        if (!found) return false;
+        if (found->unwanted) {
+            ++found->parts; // the stack of a record not wanted
             return true;
         }
-        return false;
+        auto& s = slots_[found->seq & slot_mask];
+        ++s.parts;
+        if (hook != stack_walk_hook) {
+            s.e.stack_parts().add_unresolved(); // a stack-cache key: its frames come later, in a Delete or Rundown record
+            return true;
+        }
+        auto const frames = stack_walk_frames(payload, p);
+        std::size_t at = 0;
+        if (!allocate(frames.size(), at)) {
+            ++stacks_dropped_;
+            return true;
+        }
+        if (!frames.empty()) std::memcpy(storage_.data() + at, frames.data(), frames.size());
+        s.e.stack_parts().add(bytes_view(storage_.data() + at, frames.size()), p);
+        return true;
     }
     template <class F>
     void deliver_oldest(F& deliver) noexcept {
-        auto const& s = slots_[head_slot_];
-        if (!s.placeholder) deliver(s.e);
-        head_slot_ = (head_slot_ + 1) % window_;
+        deliver(oldest().e);
+        head_changed_ = true;
         if (--held_ == 0) return reset();
-        std::size_t const next = slots_[head_slot_].start;
+        std::size_t const next = oldest().start;
         if (wrapped_ && next < head_) wrapped_ = false; // the oldest now lies in the wrapped part
         head_ = next;
     }
@@ -574,20 +650,11 @@ private:
     std::size_t head_ = 0, tail_ = 0;
     bool wrapped_ = false;
     slot slots_[max_window]{};
-    std::size_t head_slot_ = 0, held_ = 0;
-    static constexpr std::size_t processor_slots = 256; // more processors share counters: the window only widens
-    std::uint32_t ordinals_[processor_slots] = {};
-    // Each processor's latest held events, as sequence numbers (slot = seq % window): a stack record is
-    // looked for among these only (within reader::max_look_ahead + 1 records of its processor).
-    static constexpr std::size_t recent_count = 16;
-    static_assert(recent_count > reader::max_look_ahead + 1);
-    struct recent_events {
-        std::uint64_t timestamp[recent_count] = {};
-        std::uint32_t seq[recent_count] = {};
-        std::uint8_t next = 0;
-    };
-    recent_events recent_[processor_slots]{};
-    std::uint64_t pushed_ = 0; ///< slots pushed so far: the oldest held is pushed_ - held_, at (pushed_ - held_) % window
+    std::uint64_t pushed_ = 0; ///< events held so far: the oldest held is pushed_ - held_, at (pushed_ - held_) & slot_mask
+    std::size_t held_ = 0;
+    bool head_changed_ = false; ///< an event was delivered since the oldest one was last found not complete
+    static constexpr std::size_t processor_slots = 256; // more processors share a state: the look-ahead only widens
+    processor_state processors_[processor_slots]{};
     trace::clock clock_{};
     bool have_clock_ = false;
     std::uint64_t unconverted_ = 0, skipped_ = 0, stacks_dropped_ = 0, events_lost_ = 0, buffers_lost_ = 0;

@@ -121,6 +121,8 @@ public:
         cached_ = cached_ || from_cache;
     }
     void add_unresolved() noexcept { ++unresolved_; }
+    /// No parts (the views the parts held are forgotten with them).
+    void clear() noexcept { count_ = 0, unresolved_ = 0, cached_ = false; }
 
 private:
     part parts_[max_parts]{};
@@ -409,6 +411,7 @@ public:
 
 private:
     friend class event_stream;
+    friend class event_record_stream; // builds its held events in place (trace/consume.hpp)
     static std::uint8_t u8(bytes_view b, std::size_t i) noexcept { return std::to_integer<std::uint8_t>(b[i]); }
     bool u32_item(std::uint16_t type, std::uint32_t& out) const noexcept {
         extended_item item;

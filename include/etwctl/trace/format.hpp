@@ -247,6 +247,10 @@ inline constexpr std::uint16_t pointer32 = 0x0040;
 inline constexpr std::uint16_t pointer64 = 0x0080;
 } // namespace message_flag
 
+namespace detail {
+struct record_access;
+} // namespace detail
+
 /// One record of a buffer, decoded from its header: which kind, its size, its identity (a hook id, an
 /// event GUID + type, or a provider + EVENT_DESCRIPTOR), thread, process, timestamp, and its payload.
 /// A view: the bytes stay the caller's (or the reader's decompression storage).
@@ -343,6 +347,7 @@ public:
 
 private:
     friend struct record_reader;
+    friend struct detail::record_access;
     /// Where the header keeps the event GUID / provider id (0: none), kernel and user time (0: none).
     std::size_t guid_at() const noexcept {
         switch (kind_) {
@@ -385,6 +390,38 @@ private:
     std::uint8_t pmc_count_ = 0;
     bool has_pebs_ = false;
 };
+
+namespace detail {
+/// A hook record (SYSTEM_TRACE_HEADER or PERFINFO_TRACE_HEADER) whose writer has just filled its header in:
+/// the record record_reader::read decodes from those bytes, set from the values written instead of read
+/// back (the live consumer's rebuild, trace/consume.hpp; a test compares the two on every record).
+struct record_access {
+    struct hook_header {
+        hook_id hook{};
+        std::uint64_t timestamp = 0;
+        std::uint32_t thread_id = no_id, process_id = no_id; ///< no_id for a perfinfo record
+        std::uint32_t payload_offset = 0;
+        std::uint8_t version = 0;
+        std::uint8_t type = 0;        ///< header_type::system32 ... perfinfo64
+        std::uint8_t pointer_size = 8;
+        std::uint8_t pmc_count = 0;
+        bool has_pebs = false;
+    };
+    static void set(record& out, bytes_view bytes, hook_header const& h) noexcept {
+        out.bytes_ = bytes;
+        out.timestamp_ = h.timestamp;
+        out.payload_offset_ = h.payload_offset;
+        out.thread_id_ = h.thread_id, out.process_id_ = h.process_id;
+        out.hook_ = h.hook;
+        out.version_ = h.version;
+        out.kind_ = h.type == header_type::perfinfo32 || h.type == header_type::perfinfo64 ? record_kind::perfinfo : record_kind::system;
+        out.type_ = h.type;
+        out.pointer_size_ = h.pointer_size;
+        out.pmc_count_ = h.pmc_count;
+        out.has_pebs_ = h.has_pebs;
+    }
+};
+} // namespace detail
 
 /// The extended items of an event record, iterated in order (the chain was checked when the record was
 /// read, so iteration cannot leave the record).

@@ -39,8 +39,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 #include <gsl/assert>
 
@@ -277,12 +279,6 @@ void visit_frames(pointer_array const& frames, Sink const& v) {
 
 } // namespace detail
 
-/// For dispatchers: the view whose layout a hook's payload has (void for hooks without one).
-/// Specialised after each view: `typename view_for_hook<0x0F2E>::type` is sampled_profile.
-template <std::uint16_t Hook>
-struct view_for_hook {
-    using type = void;
-};
 
 // =====================================================================================================
 // EventTrace group (0x00): the header event, the group-mask extension, the rundown marker.
@@ -506,11 +502,6 @@ private:
     detail::kernel_fields f_;
 };
 
-template <> struct view_for_hook<0x0000> { using type = logfile_header; };
-template <> struct view_for_hook<0x0005> { using type = header_extension; };
-template <> struct view_for_hook<0x0020> { using type = header_extension; };
-template <> struct view_for_hook<0x0008> { using type = rundown_complete; };
-
 // =====================================================================================================
 // PerfInfo group (0x0F): samples, PMC samples and counter names, sampling intervals.
 // =====================================================================================================
@@ -679,13 +670,6 @@ private:
     detail::kernel_fields f_;
     utf16_text source_name_{};
 };
-
-template <> struct view_for_hook<0x0F2E> { using type = sampled_profile; };
-template <> struct view_for_hook<0x0F2F> { using type = pmc_counter_profile; };
-template <> struct view_for_hook<0x0F30> { using type = pmc_counter_config; };
-template <> struct view_for_hook<0x0F48> { using type = sampled_profile_interval; };
-template <> struct view_for_hook<0x0F49> { using type = sampled_profile_interval; };
-template <> struct view_for_hook<0x0F4A> { using type = sampled_profile_interval; };
 
 // =====================================================================================================
 // Thread group (0x05): thread start/end/rundown, context switch, ready thread.
@@ -903,13 +887,6 @@ private:
     detail::kernel_fields f_;
 };
 
-template <> struct view_for_hook<0x0501> { using type = thread_event; };
-template <> struct view_for_hook<0x0502> { using type = thread_event; };
-template <> struct view_for_hook<0x0503> { using type = thread_event; };
-template <> struct view_for_hook<0x0504> { using type = thread_event; };
-template <> struct view_for_hook<0x0524> { using type = cswitch; };
-template <> struct view_for_hook<0x0532> { using type = ready_thread; };
-
 // =====================================================================================================
 // Process group (0x03): process start/end/rundown/defunct.
 // =====================================================================================================
@@ -1048,12 +1025,6 @@ private:
     located l_{};
 };
 
-template <> struct view_for_hook<0x0301> { using type = process_event; };
-template <> struct view_for_hook<0x0302> { using type = process_event; };
-template <> struct view_for_hook<0x0303> { using type = process_event; };
-template <> struct view_for_hook<0x0304> { using type = process_event; };
-template <> struct view_for_hook<0x0327> { using type = process_event; };
-
 // =====================================================================================================
 // Image group (0x14): image load/unload/rundown. Load is logged under the Process group's hook 0x030A.
 // =====================================================================================================
@@ -1117,11 +1088,6 @@ private:
     detail::kernel_fields f_;
     utf16_text file_name_{};
 };
-
-template <> struct view_for_hook<0x030A> { using type = image_event; };
-template <> struct view_for_hook<0x1402> { using type = image_event; };
-template <> struct view_for_hook<0x1403> { using type = image_event; };
-template <> struct view_for_hook<0x1404> { using type = image_event; };
 
 // =====================================================================================================
 // StackWalk group (0x18): stacks, and the stack cache's key references and definitions. Version 2 (I:
@@ -1253,12 +1219,61 @@ private:
     detail::kernel_fields f_;
 };
 
-template <> struct view_for_hook<0x1820> { using type = stack_walk_event; };
-template <> struct view_for_hook<0x1822> { using type = stack_key_definition; };
-template <> struct view_for_hook<0x1823> { using type = stack_key_definition; };
-template <> struct view_for_hook<0x1824> { using type = stack_key_definition; };
-template <> struct view_for_hook<0x1825> { using type = stack_key_reference; };
-template <> struct view_for_hook<0x1826> { using type = stack_key_reference; };
+/// A list of views: for_each(f) calls f(std::type_identity<V>{}) for each, in order.
+template <class... V>
+struct view_list {
+    template <class F>
+    static constexpr void for_each(F&& f) {
+        (f(std::type_identity<V>{}), ...);
+    }
+};
+
+/// Every typed view, once: the one list of which hook has which layout (each view's hooks[]).
+/// view_for_hook reads it at compile time; code that tries the views in turn at run time walks it.
+using kernel_views = view_list<logfile_header, header_extension, rundown_complete, sampled_profile, pmc_counter_profile,
+                               pmc_counter_config, sampled_profile_interval, thread_event, cswitch, ready_thread, process_event,
+                               image_event, stack_walk_event, stack_key_reference, stack_key_definition>;
+
+namespace detail {
+template <class V>
+constexpr bool lists_hook(std::uint16_t hook) noexcept {
+    for (auto const h : V::hooks)
+        if (h.value == hook) return true;
+    return false;
+}
+template <std::uint16_t Hook, class L>
+struct first_view;
+template <std::uint16_t Hook>
+struct first_view<Hook, view_list<>> {
+    using type = void;
+};
+template <std::uint16_t Hook, class V, class... R>
+struct first_view<Hook, view_list<V, R...>> {
+    using type = std::conditional_t<lists_hook<V>(Hook), V, typename first_view<Hook, view_list<R...>>::type>;
+};
+/// No hook is listed by two views (a hook has one layout).
+template <class... V>
+constexpr bool hooks_listed_once(view_list<V...>) noexcept {
+    std::uint16_t all[(std::size(V::hooks) + ...)]{};
+    std::size_t n = 0;
+    ((([&] {
+         for (auto const h : V::hooks) all[n++] = h.value;
+     }())),
+     ...);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+            if (all[i] == all[j]) return false;
+    return true;
+}
+} // namespace detail
+static_assert(detail::hooks_listed_once(kernel_views{}), "etwctl: a hook is listed by two views of trace/kernel_events.hpp");
+
+/// For dispatchers: the view whose layout a hook's payload has (void for hooks without one):
+/// `typename view_for_hook<0x0F2E>::type` is sampled_profile.
+template <std::uint16_t Hook>
+struct view_for_hook {
+    using type = typename detail::first_view<Hook, kernel_views>::type;
+};
 
 } // namespace layout
 
