@@ -174,23 +174,32 @@ inline T raw_load(void const* base, std::size_t offset) noexcept {
     return v;
 }
 
+/// What both hand-written callbacks read first: the provider as two words, the pointer size, the opcode.
+struct raw_record {
+    explicit raw_record(event_record_layout const& rec) noexcept
+        : r(rec), p((rec.event_header.flags & 0x0020) != 0 ? 4 : 8), op(rec.event_header.event_descriptor.opcode) { // EVENT_HEADER_FLAG_32_BIT_HEADER
+        std::memcpy(&g, &rec.event_header.provider_id, 16);
+    }
+    std::uint64_t ptr(std::size_t offset) const noexcept {
+        return p == 4 ? std::uint64_t{raw_load<std::uint32_t>(r.user_data, offset)} : raw_load<std::uint64_t>(r.user_data, offset);
+    }
+    bool is(raw_guid const& w) const noexcept { return g.lo == w.lo && g.hi == w.hi; }
+    event_record_layout const& r;
+    raw_guid g;
+    std::size_t p;
+    std::uint8_t op;
+};
+
 void raw_callback(void* context, event_record_layout const& r) noexcept {
     auto& st = *static_cast<raw_state*>(context);
     ++st.events;
-    auto const& h = r.event_header;
-    raw_guid g;
-    std::memcpy(&g, &h.provider_id, 16);
-    std::size_t const p = (h.flags & 0x0020) != 0 ? 4 : 8; // EVENT_HEADER_FLAG_32_BIT_HEADER
-    auto const ptr = [&](std::size_t offset) noexcept {
-        return p == 4 ? std::uint64_t{raw_load<std::uint32_t>(r.user_data, offset)} : raw_load<std::uint64_t>(r.user_data, offset);
-    };
-    std::uint8_t const op = h.event_descriptor.opcode;
-    if (g.lo == perfinfo_words.lo && g.hi == perfinfo_words.hi) {
-        if (op == 46 && r.user_data_length >= p + 4) st.sum += ptr(0) ^ raw_load<std::uint32_t>(r.user_data, p); // SampledProfile
-    } else if (g.lo == stackwalk_words.lo && g.hi == stackwalk_words.hi) {
-        if (op == 32 && r.user_data_length >= 0x10 + p) st.sum += (r.user_data_length - 0x10U) / p + ptr(0x10); // StackWalk
-    } else if (g.lo == thread_words.lo && g.hi == thread_words.hi) {
-        if (op == 36 && r.user_data_length >= 4) st.sum += raw_load<std::uint32_t>(r.user_data, 0); // CSwitch.NewThreadId
+    raw_record const x(r);
+    if (x.is(perfinfo_words)) {
+        if (x.op == 46 && r.user_data_length >= x.p + 4) st.sum += x.ptr(0) ^ raw_load<std::uint32_t>(r.user_data, x.p); // SampledProfile
+    } else if (x.is(stackwalk_words)) {
+        if (x.op == 32 && r.user_data_length >= 0x10 + x.p) st.sum += (r.user_data_length - 0x10U) / x.p + x.ptr(0x10); // StackWalk
+    } else if (x.is(thread_words)) {
+        if (x.op == 36 && r.user_data_length >= 4) st.sum += raw_load<std::uint32_t>(r.user_data, 0); // CSwitch.NewThreadId
     }
 }
 
@@ -224,39 +233,33 @@ void paired_callback(void* context, event_record_layout const& r) noexcept {
     auto const& h = r.event_header;
     auto& proc = st.processors[r.buffer_context.processor_index % 64];
     std::uint32_t const ordinal = ++proc.ordinal;
-    raw_guid g;
-    std::memcpy(&g, &h.provider_id, 16);
-    std::size_t const p = (h.flags & 0x0020) != 0 ? 4 : 8; // EVENT_HEADER_FLAG_32_BIT_HEADER
-    auto const ptr = [&](std::size_t offset) noexcept {
-        return p == 4 ? std::uint64_t{raw_load<std::uint32_t>(r.user_data, offset)} : raw_load<std::uint64_t>(r.user_data, offset);
-    };
-    std::uint8_t const op = h.event_descriptor.opcode;
-    if (g.lo == perfinfo_words.lo && g.hi == perfinfo_words.hi) {
-        if (op == 46 && r.user_data_length >= p + 4) { // SampledProfile: InstructionPointer, ThreadId
-            std::uint32_t const tid = raw_load<std::uint32_t>(r.user_data, p);
-            st.sum += ptr(0) ^ tid;
+    raw_record const x(r);
+    if (x.is(perfinfo_words)) {
+        if (x.op == 46 && r.user_data_length >= x.p + 4) { // SampledProfile: InstructionPointer, ThreadId
+            std::uint32_t const tid = raw_load<std::uint32_t>(r.user_data, x.p);
+            st.sum += x.ptr(0) ^ tid;
             proc.samples[proc.next] = {static_cast<std::uint64_t>(h.time_stamp), tid, ordinal, 0, 0};
             proc.next = static_cast<std::uint8_t>((proc.next + 1) % paired_processor::ring);
         }
-    } else if (g.lo == stackwalk_words.lo && g.hi == stackwalk_words.hi) {
-        if ((op == 32 || op == 37 || op == 38) && r.user_data_length >= 0x10) { // StackWalk, StackKeyKernel, StackKeyUser
+    } else if (x.is(stackwalk_words)) {
+        if ((x.op == 32 || x.op == 37 || x.op == 38) && r.user_data_length >= 0x10) { // StackWalk, StackKeyKernel, StackKeyUser
             auto const ts = raw_load<std::uint64_t>(r.user_data, 0);
             auto const tid = raw_load<std::uint32_t>(r.user_data, 0x0C);
             for (std::size_t i = 0; i < paired_processor::ring; ++i) { // oldest first
                 auto& s = proc.samples[(proc.next + i) % paired_processor::ring];
                 if (s.timestamp != ts || s.thread_id != tid || s.parts >= 2 || ordinal - s.ordinal > 9) continue;
-                if (op != 32 && r.user_data_length < 0x10 + p) continue; // a key reference too short for its key
+                if (x.op != 32 && r.user_data_length < 0x10 + x.p) continue; // a key reference too short for its key
                 ++s.parts;
-                if (op != 32) break; // a key: a part without frames
-                auto const n = static_cast<std::uint32_t>((r.user_data_length - 0x10U) / p);
-                if (s.size == 0 && n != 0) st.sum += n + ptr(0x10); // the stack's size and first frame, once
+                if (x.op != 32) break; // a key: a part without frames
+                auto const n = static_cast<std::uint32_t>((r.user_data_length - 0x10U) / x.p);
+                if (s.size == 0 && n != 0) st.sum += n + x.ptr(0x10); // the stack's size and first frame, once
                 else st.sum += n;
                 s.size += n;
                 break;
             }
         }
-    } else if (g.lo == thread_words.lo && g.hi == thread_words.hi) {
-        if (op == 36 && r.user_data_length >= 4) st.sum += raw_load<std::uint32_t>(r.user_data, 0); // CSwitch.NewThreadId
+    } else if (x.is(thread_words)) {
+        if (x.op == 36 && r.user_data_length >= 4) st.sum += raw_load<std::uint32_t>(r.user_data, 0); // CSwitch.NewThreadId
     }
 }
 
