@@ -392,6 +392,11 @@ TEST_CASE("kernel events: layout faults have distinct names") {
     CHECK(et::to_string(layout_fault::too_short) == "payload shorter than the layout");
 }
 
+/// A view listing a hook sampled_profile lists too (for the one-layout-per-hook check).
+struct second_sampled_profile {
+    static constexpr etwctl::hook_id hooks[] = {etwctl::hook_id{0x0F2E}};
+};
+
 TEST_CASE("kernel events: every view's hooks map back to it") {
     static_assert(hooks_map_back<tr::logfile_header>());
     static_assert(hooks_map_back<tr::header_extension>());
@@ -412,6 +417,10 @@ TEST_CASE("kernel events: every view's hooks map back to it") {
     static_assert(std::is_void_v<tr::view_for_hook<0x0F31>::type>); // PmcCounterCorruption
     static_assert(std::is_void_v<tr::view_for_hook<0x030B>::type>); // Process Terminate (ProcessId only in its MOF)
     static_assert(std::is_void_v<tr::view_for_hook<0x0548>::type>); // ThreadSetName
+    // kernel_views' check that a hook has one layout: a second view listing 0x0F2E is refused
+    static_assert(!tr::detail::hooks_listed_once(tr::view_list<tr::sampled_profile, second_sampled_profile>{}));
+    static_assert(tr::detail::hooks_listed_once(tr::view_list<tr::sampled_profile, tr::cswitch>{}));
+    static_assert(tr::detail::hooks_listed_once(tr::kernel_views{}));
 
     using v = std::vector<std::uint16_t>;
     CHECK(hook_values<tr::logfile_header>() == v{0x0000});

@@ -210,14 +210,19 @@ inline void copy_bytes(std::byte* to, std::byte const* from, std::size_t n) noex
     for (; n != 0; --n) *to++ = *from++;
 }
 
+/// Whether an EVENT_RECORD stands for a buffer record: not a WPP message, and its items and payload there
+/// where their counts say.
+inline bool rebuildable(event_record_layout const& er) noexcept {
+    return (er.event_header.flags & event_header_flag::trace_message) == 0 && (er.extended_data_count == 0 || er.extended_data != nullptr) &&
+           (er.user_data_length == 0 || er.user_data != nullptr);
+}
+
 /// rebuild_record for a classic kernel record (its hook known): SYSTEM_TRACE_HEADER, or
 /// PERFINFO_TRACE_HEADER for a record without thread and process. The record is set from the values
 /// written (what record_reader::read decodes from them), not read back.
 inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id hook, std::span<std::byte> out, record& rec) noexcept {
     auto const& h = er.event_header;
-    if ((h.flags & event_header_flag::trace_message) != 0) return 0;
-    if (er.extended_data_count != 0 && er.extended_data == nullptr) return 0;
-    if (er.user_data_length != 0 && er.user_data == nullptr) return 0;
+    if (!rebuildable(er)) return 0;
     bool const p4 = (h.flags & event_header_flag::header_32_bit) != 0;
     bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data_length);
     auto const ts = static_cast<std::uint64_t>(h.time_stamp);
@@ -238,7 +243,6 @@ inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id ho
     f.timestamp = ts;
     f.payload_offset = static_cast<std::uint32_t>(fixed);
     f.version = h.event_descriptor.version;
-    f.pointer_size = p4 ? 4 : 8;
     // the first 8 bytes: version, PMC count / PEBS flag, header type, 0xC0, size, hook
     std::uint64_t word = std::uint64_t{h.event_descriptor.version} | (std::uint64_t{0xC0} << 24) | (std::uint64_t{size} << 32) |
                          (std::uint64_t{hook.value} << 48);
@@ -278,9 +282,7 @@ inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id ho
 inline std::size_t rebuild_record(event_record_layout const& er, std::span<std::byte> out, record& rec) noexcept {
     auto const& h = er.event_header;
     bool const p4 = (h.flags & event_header_flag::header_32_bit) != 0;
-    if ((h.flags & event_header_flag::trace_message) != 0) return 0;
-    if (er.extended_data_count != 0 && er.extended_data == nullptr) return 0;
-    if (er.user_data_length != 0 && er.user_data == nullptr) return 0;
+    if (!detail::rebuildable(er)) return 0;
     bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data_length);
     auto const ts = static_cast<std::uint64_t>(h.time_stamp);
     std::byte* const p = out.data();

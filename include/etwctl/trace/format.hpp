@@ -391,38 +391,6 @@ private:
     bool has_pebs_ = false;
 };
 
-namespace detail {
-/// A hook record (SYSTEM_TRACE_HEADER or PERFINFO_TRACE_HEADER) whose writer has just filled its header in:
-/// the record record_reader::read decodes from those bytes, set from the values written instead of read
-/// back (the live consumer's rebuild, trace/consume.hpp; a test compares the two on every record).
-struct record_access {
-    struct hook_header {
-        hook_id hook{};
-        std::uint64_t timestamp = 0;
-        std::uint32_t thread_id = no_id, process_id = no_id; ///< no_id for a perfinfo record
-        std::uint32_t payload_offset = 0;
-        std::uint8_t version = 0;
-        std::uint8_t type = 0;        ///< header_type::system32 ... perfinfo64
-        std::uint8_t pointer_size = 8;
-        std::uint8_t pmc_count = 0;
-        bool has_pebs = false;
-    };
-    static void set(record& out, bytes_view bytes, hook_header const& h) noexcept {
-        out.bytes_ = bytes;
-        out.timestamp_ = h.timestamp;
-        out.payload_offset_ = h.payload_offset;
-        out.thread_id_ = h.thread_id, out.process_id_ = h.process_id;
-        out.hook_ = h.hook;
-        out.version_ = h.version;
-        out.kind_ = h.type == header_type::perfinfo32 || h.type == header_type::perfinfo64 ? record_kind::perfinfo : record_kind::system;
-        out.type_ = h.type;
-        out.pointer_size_ = h.pointer_size;
-        out.pmc_count_ = h.pmc_count;
-        out.has_pebs_ = h.has_pebs;
-    }
-};
-} // namespace detail
-
 /// The extended items of an event record, iterated in order (the chain was checked when the record was
 /// read, so iteration cannot leave the record).
 class record::item_range {
@@ -526,6 +494,37 @@ inline constexpr record_type_table record_types = [] {
     for (unsigned i = 0; i < 256; ++i) t.at[i] = record_type_of(static_cast<std::uint8_t>(i));
     return t;
 }();
+
+/// A hook record (SYSTEM_TRACE_HEADER or PERFINFO_TRACE_HEADER) whose writer has just filled its header in:
+/// the record record_reader::read decodes from those bytes, set from the values written instead of read
+/// back (the live consumer's rebuild, trace/consume.hpp; a test compares the two on every record). The
+/// kind and the pointer size come from the header type, as read() takes them (record_types).
+struct record_access {
+    struct hook_header {
+        hook_id hook{};
+        std::uint64_t timestamp = 0;
+        std::uint32_t thread_id = no_id, process_id = no_id; ///< no_id for a perfinfo record
+        std::uint32_t payload_offset = 0;
+        std::uint8_t version = 0;
+        std::uint8_t type = 0; ///< header_type::system32 ... perfinfo64
+        std::uint8_t pmc_count = 0;
+        bool has_pebs = false;
+    };
+    static void set(record& out, bytes_view bytes, hook_header const& h) noexcept {
+        auto const& t = record_types.at[h.type];
+        out.bytes_ = bytes;
+        out.timestamp_ = h.timestamp;
+        out.payload_offset_ = h.payload_offset;
+        out.thread_id_ = h.thread_id, out.process_id_ = h.process_id;
+        out.hook_ = h.hook;
+        out.version_ = h.version;
+        out.kind_ = t.kind;
+        out.type_ = h.type;
+        out.pointer_size_ = t.pointer_size;
+        out.pmc_count_ = h.pmc_count;
+        out.has_pebs_ = h.has_pebs;
+    }
+};
 } // namespace detail
 
 /// Reads one record at `at` of a buffer's data (`data` = the buffer from its first byte to its end of
