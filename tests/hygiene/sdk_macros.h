@@ -1,20 +1,16 @@
 // Force-included (-include) by the SDK-macro hygiene test before each translation unit: the standard,
 // GSL and doctest headers first (as <windows.h> users have them already), then the object- and
 // function-like macros the Windows SDK defines for every user of <windows.h> without NOMINMAX /
-// WIN32_LEAN_AND_MEAN, with the SDK's own definitions. etwctl's headers and its tests must compile
-// with all of them defined: no etwctl identifier may be one of these names.
+// WIN32_LEAN_AND_MEAN, with the SDK's own definitions. etwctl's headers must compile with all of them
+// defined, and no token of a header or a test may be one of these names: the test sources are preprocessed
+// after sdk_macros_before.h and after this file, and must come out token for token the same.
 // Sources: rpcndr.h (small, hyper), combaseapi.h / objbase.h (interface, PURE, THIS), minwindef.h (min,
 // max, far, near, FAR, NEAR, CONST, IN, OUT, OPTIONAL, CALLBACK, WINAPI, TRUE, FALSE), winnt.h (VOID,
 // DELETE, SYNCHRONIZE, UNALIGNED, MemoryBarrier, YieldProcessor), winbase.h (Yield, IGNORE, INFINITE,
 // CopyFile...), wingdi.h (ERROR, OPAQUE, TRANSPARENT, GetObject), winuser.h (SendMessage, GetMessage...),
 // evntrace.h (TRACE_LEVEL_*). https://learn.microsoft.com/en-us/windows/win32/winprog/using-the-windows-headers
 #pragma once
-#include "etwctl_sdk_macros_std.hpp" // generated: every standard header the library and the tests include
-#include <gsl/assert>
-#include <gsl/gsl>
-#if __has_include(<doctest/doctest.h>)
-#include <doctest/doctest.h>
-#endif
+#include "sdk_macros_before.h" // what a <windows.h> user has included before the macros
 
 #if defined(_WIN32)
 // A Windows build has the SDK itself: its <windows.h> defines every macro below (and many more) as a
