@@ -27,7 +27,7 @@ else
     presets=("${all_presets[@]}")
 fi
 
-packages=(cmake ninja-build pkg-config g++ clang-14 libclang-rt-14-dev libmsgsl-dev doctest-dev libbenchmark-dev libpugixml-dev valgrind
+packages=(cmake ninja-build pkg-config g++ clang-14 libclang-rt-14-dev libmsgsl-dev doctest-dev libbenchmark-dev libpugixml-dev
           g++-mingw-w64-x86-64-posix mingw-w64-x86-64-dev wine64 wine
           clang-tools-19) # clang-cl-19 (and clang-19) for the msvc-mode stage
 

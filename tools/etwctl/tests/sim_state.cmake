@@ -7,6 +7,7 @@ function(etwctl_sim_state_test case)
              COMMAND ${CMAKE_COMMAND} "-DTOOL=$<TARGET_FILE:etwctl_tool>" "-DEMULATOR=${emulator}"
                      "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/sim_state/${case}" "-DCASE=${case}" "-DDATA=${CMAKE_CURRENT_SOURCE_DIR}/data"
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/sim_state_run.cmake)
+    set_tests_properties(tool.sim_state_${case} PROPERTIES COST 5) # several commands each (tests/fuzz: COST)
 endfunction()
 etwctl_sim_state_test(recording)  # -on ... -f, --sim-advance, -stop, trace stats / dump: counts, stacks
 etwctl_sim_state_test(losses)     # small buffers: lost events in the stop statistics and the file
