@@ -73,7 +73,23 @@ struct si_reference_stream {
             }
             return true;
         }
-        if (rec.has_hook() && rec.hook().group() == 0x18) return true; // the stack-walk group rides on events
+        if (rec.has_hook() && rec.hook().group() == 0x18) { // the stack-walk group rides on events
+            // a StackWalk or key reference no event took carries its own frames (written out here, as the
+            // rule for attached parts below is; tr::add_own_stack is event_stream's)
+            auto const payload = rec.payload();
+            auto const p = rec.pointer_size();
+            bool const reference = rec.hook() == etwctl::hook_id{0x1825} || rec.hook() == etwctl::hook_id{0x1826};
+            if (payload.size() < 0x10 || (rec.hook() != etwctl::hook_id{0x1820} && !reference)) return true;
+            if (rec.hook() == etwctl::hook_id{0x1820}) {
+                stack.add(payload.subspan(0x10, (payload.size() - 0x10) / p * p), p);
+            } else if (payload.size() >= 0x10U + p) {
+                std::optional<tr::stack_view::part> found;
+                if (cache) found = cache->find(ref);
+                if (found) stack.add(found->frames, found->pointer_size, true);
+                else stack.add_unresolved();
+            }
+            return true;
+        }
         auto const ts = rec.timestamp();
         std::uint32_t tid = rec.thread_id();
         if (tid == tr::no_id && rec.hook() == etwctl::hook_id{0x0F2E} && rec.payload().size() >= std::size_t{rec.pointer_size()} + 4U) {

@@ -458,6 +458,7 @@ public:
         s.e.stack_.clear();
         s.e.clock_ = have_clock_ ? &clock_ : nullptr;
         if (rec.kind() == record_kind::event) add_stack_items(rec, s.e.stack_parts());
+        else if (stack_record) add_own_stack(rec, s.e.stack_parts(), []() noexcept { return std::optional<stack_view::part>{}; }); // no event took it: its own frames (a key: unresolved, as attached ones are live)
         s.timestamp = ts;
         s.processor = processor;
         s.start = at;

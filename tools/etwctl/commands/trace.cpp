@@ -581,8 +581,28 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
     tt::image_map images;
     std::unordered_map<std::string, std::uint64_t> folded;
     std::vector<std::uint64_t> frames;
-    std::uint64_t matched = 0, without_stack = 0, incomplete = 0, damaged = 0;
+    std::uint64_t matched = 0, without_stack = 0, incomplete = 0, damaged = 0, completed_later = 0;
     std::string line;
+    auto const fold = [&](std::int64_t pid, std::vector<std::uint64_t> const& f) {
+        line = processes.process_label(pid);
+        for (std::size_t i = f.size(); i-- > 0;) { // root first: the trace has the deepest frame first
+            line += ';';
+            images.append_frame(line, pid, f[i]);
+        }
+        ++folded[line];
+    };
+    // A stack with the kernel part only, of a process that runs user code, waits for its user part: the
+    // kernel logs it when the thread returns to user mode, which can be after the records event_stream
+    // looks at and on another processor; it then comes as a stack record of its own (its stack() its
+    // frames) whose EventTimeStamp and StackThread name the event. Folded when it comes, or at the end.
+    struct waiting {
+        std::int64_t pid = 0;
+        std::vector<std::uint64_t> frames;
+    };
+    std::map<std::pair<std::uint32_t, std::uint64_t>, waiting> kernel_only; // (thread, timestamp)
+    auto const is_user = [](std::uint64_t frame, std::uint8_t pointer_size) {
+        return frame < (pointer_size == 4 ? 0x8000'0000ULL : 0x8000'0000'0000ULL);
+    };
     trace::event e;
     while (events.next(e)) {
         progress.at(e.ref().buffer_offset);
@@ -592,8 +612,21 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
         }
         processes.observe(e.rec());
         images.observe(e.rec());
-        if (!filter.matches(e.rec())) continue;
-        tt::event_ids const ids = processes.ids(e.rec());
+        auto const& rec = e.rec();
+        if (!kernel_only.empty() && rec.has_hook() && trace::reader::is_stack_record(rec.hook(), rec.payload()) && !e.stack().empty()) {
+            auto const payload = rec.payload();
+            auto const it = kernel_only.find({etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C), etwctl::detail::load<std::uint64_t>(payload.data(), 0)});
+            if (it != kernel_only.end()) { // the user part of a stack that waited for it: after its kernel part
+                tt::frames_of(e, frames);
+                it->second.frames.insert(it->second.frames.end(), frames.begin(), frames.end());
+                fold(it->second.pid, it->second.frames);
+                kernel_only.erase(it);
+                ++completed_later;
+                continue;
+            }
+        }
+        if (!filter.matches(rec)) continue;
+        tt::event_ids const ids = processes.ids(rec);
         if (o.has_pid && ids.pid != o.pid) continue;
         ++matched;
         tt::frames_of(e, frames);
@@ -602,13 +635,14 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
             continue;
         }
         if (e.stack().unresolved_keys() != 0) ++incomplete;
-        line = processes.process_label(ids.pid);
-        for (std::size_t i = frames.size(); i-- > 0;) { // root first: the trace has the deepest frame first
-            line += ';';
-            images.append_frame(line, ids.pid, frames[i]);
+        bool const user_part = std::any_of(frames.begin(), frames.end(), [&](std::uint64_t f) { return is_user(f, rec.pointer_size()); });
+        if (!user_part && ids.pid > 4) { // not Idle (0) nor System (4), whose threads never run user code
+            kernel_only[{trace::stack_thread_of(rec), rec.timestamp()}] = {ids.pid, frames};
+            continue;
         }
-        ++folded[line];
+        fold(ids.pid, frames);
     }
+    for (auto const& [key, w] : kernel_only) fold(w.pid, w.frames); // no user part came
     progress.done();
     std::vector<std::pair<std::string, std::uint64_t>> rows(folded.begin(), folded.end());
     std::sort(rows.begin(), rows.end(), [](auto const& a, auto const& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
@@ -624,6 +658,7 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
     std::cerr << "etwctl: trace stacks: " << matched - without_stack << " stacks (" << rows.size() << " distinct) of " << matched
               << " events; " << without_stack << " without a stack";
     if (incomplete) std::cerr << ", " << incomplete << " missing a cached part (a key the trace never defined)";
+    if (completed_later) std::cerr << ", " << completed_later << " completed by a user part logged later";
     std::cerr << "\n";
     return finish_pass(o.path, r, damaged);
 }
