@@ -134,9 +134,9 @@ TEST_CASE("real traces: every buffer of net.4.5.2.x86.etl is read, in time order
 TEST_CASE("real traces: a user-mode stack part past the look-ahead is delivered with its frames and names its event") {
     // The kernel logs an event's user-mode stack part when the thread returns to user mode: in this trace
     // 605 times after the 8 records event_stream looks at (31 of them for samples, most of the others for
-    // DiskIO read-init events), three in four on another processor. Such a part is delivered as its own event (StackKeyUser here)
-    // whose stack() is its frames, and its EventTimeStamp and StackThread name an earlier event whose
-    // stack has the kernel part only.
+    // DiskIO read-init events), three in four on another processor. Such a part is delivered as its own
+    // event (StackKeyUser here) whose stack() is its frames, and its EventTimeStamp and StackThread name an
+    // earlier event whose stack has the kernel part only.
     auto const bytes = etwctl_test::read_trace_data("net.4.5.2.x86.etl");
     auto f = trace::trace_file::open(bytes);
     REQUIRE(f.has_value());
@@ -145,10 +145,9 @@ TEST_CASE("real traces: a user-mode stack part past the look-ahead is delivered 
     etwctl_test::build_stack_cache(*f, storage, cache);
     trace::reader r(*f, storage);
     trace::event_stream s(r, &cache.cache);
-    // a 64-bit trace: user-mode addresses are below 0x8000'0000'0000
     auto const has_user_frame = [](trace::stack_view const& st) {
         for (auto const frame : st)
-            if (frame < 0x8000'0000'0000ULL) return true;
+            if (!trace::stack_cache::is_kernel_address(frame, 8)) return true; // a 64-bit trace
         return false;
     };
     struct waiting {

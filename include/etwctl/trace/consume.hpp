@@ -586,7 +586,7 @@ private:
     bool attach(event_record_layout const& er, hook_id hook, processor_state& pr, std::uint16_t processor, std::uint32_t ordinal) noexcept {
         auto const& h = er.event_header;
         bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
-        if (payload.size() < 0x10 || (hook != stack_walk_hook && hook != stack_key_kernel_hook && hook != stack_key_user_hook)) return false;
+        if (!reader::is_stack_record(hook, payload)) return false;
         std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
         if (hook != stack_walk_hook && payload.size() < 0x10U + p) return false; // a key reference too short for its key
         // a stack follows its event on the event's processor, within the records event_stream looks at for

@@ -47,8 +47,6 @@ ETWCTL_BEGIN_NAMESPACE
 namespace trace {
 
 inline constexpr hook_id stack_walk_hook{0x1820};
-inline constexpr hook_id stack_key_kernel_hook{0x1825};
-inline constexpr hook_id stack_key_user_hook{0x1826};
 
 // ---- stacks --------------------------------------------------------------------------------------------
 
@@ -467,7 +465,7 @@ public:
         auto const& r = out.ref_.rec;
         if (r.kind() == record_kind::event) attach_items(out);
         else if (takes_stack_records(r)) attach(out);
-        else if (auto const h = r.hook().value; h == 0x1820 || h == 0x1825 || h == 0x1826) own_stack(out); // a stack record no event took (rare: out of line)
+        else if (reader::is_stack_hook(r.hook())) own_stack(out); // a stack record no event took (rare: out of line)
         return true;
     }
     reader& source() noexcept { return *reader_; }

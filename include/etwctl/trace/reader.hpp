@@ -353,9 +353,9 @@ public:
     /// Whether a record may carry an event's stack: a StackWalk (0x1820), StackKeyKernel (0x1825) or
     /// StackKeyUser (0x1826) record with its EventTimeStamp and ThreadId (at 0 and 0x0C: Microsoft Learn
     /// "StackWalk_Event"; phnt ntwmi.h STACK_WALK_EVENT_DATA, and the stack-key reference after them).
-    static bool is_stack_record(hook_id h, bytes_view payload) noexcept {
-        return (h.value == 0x1820 || h.value == 0x1825 || h.value == 0x1826) && payload.size() >= 0x10;
-    }
+    static bool is_stack_record(hook_id h, bytes_view payload) noexcept { return is_stack_hook(h) && payload.size() >= 0x10; }
+    /// The hooks of those records: StackWalk, StackKeyKernel, StackKeyUser.
+    static constexpr bool is_stack_hook(hook_id h) noexcept { return h.value == 0x1820 || h.value == 0x1825 || h.value == 0x1826; }
     /// Whether a record names the stack of the event with `timestamp` and `thread_id` (no_id: any thread).
     static bool names_stack_of(hook_id h, bytes_view payload, std::uint64_t timestamp, std::uint32_t thread_id) noexcept {
         if (!is_stack_record(h, payload) || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != timestamp) return false;

@@ -600,9 +600,6 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
         std::vector<std::uint64_t> frames;
     };
     std::map<std::pair<std::uint32_t, std::uint64_t>, waiting> kernel_only; // (thread, timestamp)
-    auto const is_user = [](std::uint64_t frame, std::uint8_t pointer_size) {
-        return frame < (pointer_size == 4 ? 0x8000'0000ULL : 0x8000'0000'0000ULL);
-    };
     trace::event e;
     while (events.next(e)) {
         progress.at(e.ref().buffer_offset);
@@ -635,7 +632,9 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
             continue;
         }
         if (e.stack().unresolved_keys() != 0) ++incomplete;
-        bool const user_part = std::any_of(frames.begin(), frames.end(), [&](std::uint64_t f) { return is_user(f, rec.pointer_size()); });
+        bool const user_part = std::any_of(frames.begin(), frames.end(), [&](std::uint64_t f) {
+            return !trace::stack_cache::is_kernel_address(f, rec.pointer_size());
+        });
         if (!user_part && ids.pid > 4) { // not Idle (0) nor System (4), whose threads never run user code
             kernel_only[{trace::stack_thread_of(rec), rec.timestamp()}] = {ids.pid, frames};
             continue;
