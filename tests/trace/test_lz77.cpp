@@ -86,6 +86,30 @@ lz77_result decode(std::span<std::byte const> in, std::size_t out_size, std::vec
     return r;
 }
 
+/// Adds the counts of `s` to `total`.
+void add_stats(lz77_compress_stats& total, lz77_compress_stats const& s) {
+    total.literals += s.literals;
+    total.short_lengths += s.short_lengths;
+    total.nibbles_low += s.nibbles_low;
+    total.nibbles_high += s.nibbles_high;
+    total.extra_bytes += s.extra_bytes;
+    total.whole_u16 += s.whole_u16;
+    total.whole_u32 += s.whole_u32;
+    total.overlapping += s.overlapping;
+}
+
+/// Every encoding of the format was used.
+void check_every_encoding(lz77_compress_stats const& total) {
+    CHECK(total.literals > 0);
+    CHECK(total.short_lengths > 0);
+    CHECK(total.nibbles_low > 0);
+    CHECK(total.nibbles_high > 0);
+    CHECK(total.extra_bytes > 0);
+    CHECK(total.whole_u16 > 0);
+    CHECK(total.whole_u32 > 0);
+    CHECK(total.overlapping > 0);
+}
+
 /// Round trip: compress, decode into exactly the size, one byte less and more room than needed.
 void check_round_trip(std::vector<std::byte> const& data, lz77_compress_stats* stats_out = nullptr) {
     lz77_compress_stats stats;
@@ -482,16 +506,7 @@ TEST_CASE("lz77: the compressor starts a new flag word when one is full, and end
 TEST_CASE("lz77: round trips of random, zero, periodic, text and mixed data, 0 bytes to 200 KB") {
     std::mt19937 rng(20240601);
     lz77_compress_stats total;
-    auto add = [&](lz77_compress_stats const& s) {
-        total.literals += s.literals;
-        total.short_lengths += s.short_lengths;
-        total.nibbles_low += s.nibbles_low;
-        total.nibbles_high += s.nibbles_high;
-        total.extra_bytes += s.extra_bytes;
-        total.whole_u16 += s.whole_u16;
-        total.whole_u32 += s.whole_u32;
-        total.overlapping += s.overlapping;
-    };
+    auto add = [&](lz77_compress_stats const& s) { add_stats(total, s); };
     std::size_t const sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 1000, 4096, 8193, 65536, 200 * 1024};
     for (std::size_t n : sizes) {
         CAPTURE(n);
@@ -506,15 +521,7 @@ TEST_CASE("lz77: round trips of random, zero, periodic, text and mixed data, 0 b
             add(s);
         }
     }
-    // Every encoding path was exercised.
-    CHECK(total.literals > 0);
-    CHECK(total.short_lengths > 0);
-    CHECK(total.nibbles_low > 0);
-    CHECK(total.nibbles_high > 0);
-    CHECK(total.extra_bytes > 0);
-    CHECK(total.whole_u16 > 0);
-    CHECK(total.whole_u32 > 0);
-    CHECK(total.overlapping > 0);
+    check_every_encoding(total);
 }
 
 TEST_CASE("lz77: the decoder never writes past a tight output, whatever the room left") {
@@ -553,6 +560,130 @@ TEST_CASE("lz77: the decoder never writes past a tight output, whatever the room
         CHECK(std::equal(got.begin(), got.end(), data.begin()));
     }
     CHECK(malformed > packed.size() / 2);
+}
+
+/// A stream of random items (not a compressor's choices): literals, and matches of every length encoding
+/// at distances that favour the short ones (below 8 and 16, where the copies differ), with the output it
+/// stands for. Items are drawn until the output reaches `size`.
+struct random_stream {
+    std::vector<std::byte> packed;
+    std::vector<std::byte> data;
+    lz77_compress_stats stats;
+};
+random_stream random_items(std::mt19937& rng, std::size_t size) {
+    random_stream r;
+    etwctl_test::lz77_detail::stream_writer w(r.stats);
+    auto pick = [&](std::size_t lo, std::size_t hi) { return lo + rng() % (hi - lo + 1); };
+    while (r.data.size() < size) {
+        std::size_t const have = r.data.size();
+        if (have == 0 || rng() % 3 == 0) {
+            auto const b = static_cast<std::byte>(rng() & 0xFF);
+            w.literal(b);
+            r.data.push_back(b);
+            continue;
+        }
+        std::size_t const back = have < 8192 ? have : 8192;
+        std::size_t distance = 0;
+        switch (rng() % 4) {
+        case 0: distance = pick(1, back < 7 ? back : 7); break;
+        case 1: distance = pick(1, back < 15 ? back : 15); break;
+        case 2: distance = pick(1, back < 64 ? back : 64); break;
+        default: distance = pick(1, back); break;
+        }
+        std::size_t length = 0;
+        switch (rng() % 16) {
+        case 13: length = pick(25, 279); break;          // nibble 15 and one byte
+        case 14: length = pick(280, 2000); break;        // a 16-bit whole length
+        case 15: length = rng() % 8 == 0 ? pick(65539, 70000) : pick(10, 24); break; // a 32-bit one, rarely
+        default: length = rng() % 2 ? pick(3, 9) : pick(10, 24); break;
+        }
+        w.match(distance, length);
+        for (std::size_t i = 0; i < length; ++i) r.data.push_back(r.data[r.data.size() - distance]);
+    }
+    r.packed = std::move(w).finish();
+    return r;
+}
+
+TEST_CASE("lz77: streams of random items decode as the reference does, far from the ends and near them") {
+    // The decoder takes a group of 32 items without per-item checks when it is far from both ends: every
+    // encoding, distance and room left must give the same bytes and the same result as the reference
+    // (decode() compares them and checks the guards around the output).
+    std::mt19937 rng(7331);
+    lz77_compress_stats total;
+    for (int round = 0; round < 40; ++round) {
+        CAPTURE(round);
+        random_stream const s = random_items(rng, 2000 + rng() % 60000);
+        add_stats(total, s.stats);
+        std::vector<std::byte> got;
+        lz77_result r = decode(s.packed, s.data.size(), &got);
+        CHECK(r.error == rule::ok);
+        CHECK(got == s.data);
+        // Room ending anywhere: inside a fast group's reach, inside a long match, past the end.
+        for (std::size_t room : {s.data.size() - 1, s.data.size() - 1000, s.data.size() / 2, s.data.size() / 2 + 1023,
+                                 std::size_t{1024}, std::size_t{1023}, s.data.size() + 5000}) {
+            CAPTURE(room);
+            r = decode(s.packed, room, &got);
+            CHECK(r.error == (room < s.data.size() ? rule::trace_compressed_size : rule::ok));
+            CHECK(std::equal(got.begin(), got.end(), s.data.begin()));
+        }
+        // Input ending anywhere, and bytes changed anywhere (distances past the start, whole lengths below
+        // their minimum, nibbles shared differently): whatever the outcome, the reference's.
+        for (int k = 0; k < 20; ++k) {
+            std::size_t const cut = rng() % s.packed.size();
+            CAPTURE(cut);
+            (void)decode(std::span(s.packed).first(cut), s.data.size());
+            std::vector<std::byte> bent = s.packed;
+            for (int flips = 1 + static_cast<int>(rng() % 4); flips > 0; --flips)
+                bent[rng() % bent.size()] = static_cast<std::byte>(rng() & 0xFF);
+            (void)decode(bent, s.data.size() + rng() % 2000);
+        }
+    }
+    check_every_encoding(total);
+}
+
+TEST_CASE("lz77: groups that reach the fast loop's bounds, cut at every place in them") {
+    // Three groups of the items that read and write the most (see lz77_fast_group_input and
+    // lz77_fast_group_room): matches of length 24 (the longest without a length byte), 279 (the longest
+    // with one) and 25, pairs of them sharing a nibble byte, at short and long distances; then literals, so
+    // that every group of matches has the input the fast loop asks for. Decoded into every room that ends
+    // in those groups, and from every cut of their input, copied to storage of exactly its size (so that an
+    // address sanitizer sees a read past it): the reference's results, nothing written outside the output.
+    for (std::size_t const length : {std::size_t{24}, std::size_t{279}, std::size_t{25}}) {
+        CAPTURE(length);
+        lz77_compress_stats stats;
+        etwctl_test::lz77_detail::stream_writer w(stats);
+        std::vector<std::byte> data;
+        auto literal = [&](std::byte b) {
+            w.literal(b);
+            data.push_back(b);
+        };
+        for (int i = 0; i < 8; ++i) literal(static_cast<std::byte>(i * 37 + 1));
+        for (int i = 0; i < 3 * 32; ++i) {
+            std::size_t const distance = i % 4 == 3 ? 20 : std::size_t{1} + static_cast<std::size_t>(i) % 8;
+            w.match(distance, length);
+            for (std::size_t k = 0; k < length; ++k) data.push_back(data[data.size() - distance]);
+        }
+        std::size_t const matched = data.size();
+        std::size_t const matched_input = w.size();
+        for (int i = 0; i < 300; ++i) literal(static_cast<std::byte>(i));
+        std::vector<std::byte> const packed = std::move(w).finish();
+        std::size_t const step = length > 25 ? 7 : 1;
+        for (std::size_t room = 0; room <= matched; room += step) {
+            CAPTURE(room);
+            std::vector<std::byte> got;
+            lz77_result const r = decode(packed, room, &got);
+            CHECK(r.error == rule::trace_compressed_size);
+            CHECK(std::equal(got.begin(), got.end(), data.begin()));
+        }
+        for (std::size_t cut = 0; cut <= matched_input; ++cut) {
+            CAPTURE(cut);
+            std::vector<std::byte> const exact(packed.begin(), packed.begin() + static_cast<std::ptrdiff_t>(cut));
+            std::vector<std::byte> got;
+            lz77_result const r = decode(exact, data.size(), &got);
+            CHECK(r.written < data.size());
+            CHECK(std::equal(got.begin(), got.end(), data.begin()));
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -34,11 +34,13 @@
 // is due, a match reaching before the start of the output, or output that does not fit the caller's span.
 //
 // Speed. Most of a trace is compressed, so this loop sets the reader's pace. Far from both ends of the
-// buffers it copies in blocks: a run of zero flag bits is one block copy of 32 literal bytes, and a match
-// is copied 16 or 8 bytes at a time (its source and destination blocks never overlap: a match closer than
-// 8 bytes is first written byte by byte for 8 bytes, after which it repeats a period of 8 or more). A
-// block may write up to 31 bytes past the item it decodes, inside the caller's output, where later items
-// overwrite them. Near the end of either buffer every byte is checked and copied singly. So:
+// buffers a group of 32 items is decoded without a bounds check per item (the group's start checks room
+// for the most a group can read and write; a match with a longer length checks its own), a run of zero
+// flag bits is one block copy of 32 literal bytes, and a match is copied 8 or 16 bytes at a time (its
+// source and destination blocks never overlap: a match closer than 8 bytes writes its first 4 bytes one by
+// one and the next 4 from a copy of them, after which it repeats a period of 8 or more). A block may write
+// up to 31 bytes past the item it decodes, inside the caller's output, where later items overwrite them.
+// Near the end of either buffer every item is checked before it is read or written. So:
 //  * nothing outside `in` is read and nothing outside `out` is written, for any input;
 //  * bytes of `out` past `written` are unspecified (block copies may have scribbled there), even on success.
 #pragma once
@@ -71,42 +73,85 @@ struct lz77_result {
 namespace detail {
 
 /// Block sizes of the fast paths (see the header comment): a literal run is copied as one 32-byte block,
-/// a match in 16- or 8-byte blocks, so a match needs 16 bytes of room past its end to take the fast path.
+/// a match in 8- or 16-byte blocks, so a match needs 16 bytes of room past its end to take the fast path.
 inline constexpr std::size_t lz77_literal_block = 32;
 inline constexpr std::size_t lz77_match_slack = 16;
+
+/// A group of 32 items is decoded without per-item bounds checks when this much input follows its flag
+/// word and this much room is left in the output. Its items read at most 4 bytes each (a token, a nibble
+/// byte, one more length byte; a match whose length is given whole leaves the fast loop before anything
+/// is read) and a literal block reads 32 bytes: 32 * 4 + 32 < 192. Its literals write at most 32 bytes in
+/// all and each match of a length below 25 at most 24 (length 10 + nibble 14), with a block's overrun of at
+/// most 31 bytes past the last item: 32 + 32 * 24 + 31 < 1024. A longer match is taken only when it leaves
+/// that much room after it, so the bound holds again from there.
+inline constexpr std::size_t lz77_fast_group_input = 192;
+inline constexpr std::size_t lz77_fast_group_room = 1024;
 
 /// For a match distance d < 8: the smallest multiple of d that is at least 8. Once a match has written
 /// its first 8 bytes, the output repeats with that period, so the rest can be copied from that far back
 /// in 8-byte blocks that do not overlap. (It is below 8 + d, so the source never starts before the
 /// pattern's first byte.)
 inline constexpr unsigned char lz77_short_period[8] = {0, 8, 8, 9, 8, 10, 12, 14};
+/// For a match distance d < 8 whose first 4 bytes are written: where, counted back from the match's
+/// 5th byte, 4 bytes equal to its 5th to 8th are already written. The pattern has period d, so any place
+/// p bytes back with p = 0 (mod d) holds them; the smallest such p with p >= 4 (the 4 bytes must be
+/// written and must not overlap the 4 being written): 4, 4, 6, 4, 5, 6, 7 for d = 1 to 7.
+inline constexpr unsigned char lz77_short_back[8] = {0, 4, 4, 6, 4, 5, 6, 7};
 
-/// Copies a match of `length` bytes from `distance` bytes back to `to`, where `out` has at least
-/// `length + lz77_match_slack` bytes of room from `to` and `distance` bytes written before it. Writes up
-/// to 15 bytes past the match; reads only bytes already written.
 /// A length already checked against the output's room, as a size (a template: the cast is no cast where
 /// std::size_t is 64 bits, and strict user builds reject a cast to the same type).
 template <class T>
 constexpr std::size_t lz77_size(T v) noexcept {
     return static_cast<std::size_t>(v);
 }
+
+/// Copies a match of `length` bytes from `distance` bytes back to `to`, where `out` has at least
+/// `length + lz77_match_slack` bytes of room from `to` and `distance` bytes written before it. Writes up
+/// to 15 bytes past the match; reads only bytes already written.
 ETWCTL_INLINE_ALWAYS void lz77_copy_match_fast(unsigned char* to, std::size_t distance, std::size_t length) noexcept {
     unsigned char const* from = to - distance;
-    if (distance >= 16) {
+    if (distance >= 8) [[likely]] {
+        // Two 8-byte blocks (the second may read what the first wrote: in order, that is the match's
+        // own front-to-back meaning), then 8 or 16 at a time for a longer match.
+        std::memcpy(to, from, 8);
+        std::memcpy(to + 8, from + 8, 8);
+        if (length > 16) [[unlikely]] {
+            if (distance >= 16) {
 #if defined(__clang__)
 #pragma clang loop unroll(disable) vectorize(disable)
 #endif
-        for (std::size_t i = 0; i < length; i += 16) std::memcpy(to + i, from + i, 16);
-    } else if (distance >= 8) {
+                for (std::size_t i = 16; i < length; i += 16) std::memcpy(to + i, from + i, 16);
+            } else {
 #if defined(__clang__)
 #pragma clang loop unroll(disable) vectorize(disable)
 #endif
-        for (std::size_t i = 0; i < length; i += 8) std::memcpy(to + i, from + i, 8);
+                for (std::size_t i = 16; i < length; i += 8) std::memcpy(to + i, from + i, 8);
+            }
+        }
     } else {
-        for (std::size_t i = 0; i < 8; ++i) to[i] = from[i]; // byte by byte: each may read one just written
+        // The first 4 bytes one by one (each may read the one just written), the next 4 from a copy of
+        // them already written, then the pattern's period.
+        to[0] = from[0];
+        to[1] = from[1];
+        to[2] = from[2];
+        to[3] = from[3];
+        std::memcpy(to + 4, to + 4 - lz77_short_back[distance], 4);
         std::size_t const period = lz77_short_period[distance];
         for (std::size_t i = 8; i < length; i += 8) std::memcpy(to + i, to + i - period, 8);
     }
+}
+
+/// The nibble a code-7 match adds to its length: the low half of a new byte at `at` when `nibble_at` is 0
+/// (`nibble_at` then names that byte, and `at` moves past it), else the high half of the byte at
+/// `nibble_at` (which becomes 0). The caller has checked that the byte at `at` is there.
+ETWCTL_INLINE_ALWAYS unsigned lz77_take_nibble(unsigned char const* src, std::size_t& nibble_at, std::size_t& at) noexcept {
+    if (nibble_at == 0) {
+        nibble_at = at;
+        return src[at++] & 15u;
+    }
+    unsigned const nibble = static_cast<unsigned>(src[nibble_at] >> 4);
+    nibble_at = 0;
+    return nibble;
 }
 
 /// The exact (slow) copy of a match near the end of `out`: front to back, one byte at a time.
@@ -140,6 +185,47 @@ inline lz77_result decompress_plain_lz77(std::span<std::byte const> in, std::spa
         std::uint32_t flags = etwctl::detail::load<std::uint32_t>(src, ip);
         ip += 4;
         unsigned left = 32; // items of this group not decoded yet; `flags` holds theirs from bit 31 down
+
+        // Far from both ends: the group's items without their bounds checks (see lz77_fast_group_input),
+        // until the group ends or a match the fast loop leaves to the loop below (nothing of it consumed:
+        // it is then that loop's next item, its literals done, its flag bit the top one).
+        if (in_size - ip >= detail::lz77_fast_group_input && out_size - op >= detail::lz77_fast_group_room) {
+            for (;;) {
+                unsigned const zeros = static_cast<unsigned>(std::countl_zero(flags));
+                unsigned const run = zeros < left ? zeros : left;
+                std::memcpy(dst + op, src + ip, detail::lz77_literal_block);
+                ip += run;
+                op += run;
+                left -= run;
+                if (left == 0) break;
+                flags <<= run; // run <= 31 here
+                unsigned const token = etwctl::detail::load<std::uint16_t>(src, ip);
+                std::size_t length = (token & 7u) + 3u;
+                std::size_t next = ip + 2; // past the token and the length bytes it reads
+                std::size_t next_nibble_at = nibble_at;
+                if ((token & 7u) == 7u) {
+                    unsigned const nibble = detail::lz77_take_nibble(src, next_nibble_at, next);
+                    length += nibble;
+                    if (nibble == 15) {
+                        unsigned const extra = src[next++];
+                        length += extra;
+                        // A whole length, or a match that leaves less than a group's room: the loop
+                        // below decodes it, with its checks.
+                        if (extra == 255 || length + detail::lz77_fast_group_room > out_size - op) break;
+                    }
+                }
+                std::size_t const distance = (token >> 3) + 1;
+                if (distance > op) return failed(rule::trace_compressed_stream, ip);
+                ip = next;
+                nibble_at = next_nibble_at;
+                flags <<= 1;
+                --left;
+                detail::lz77_copy_match_fast(dst + op, distance, length);
+                op += length;
+            }
+            if (left == 0) continue;
+        }
+
         for (;;) {
             // Literals: as many as there are zero bits before the next one bit (all that are left if none).
             unsigned const zeros = static_cast<unsigned>(std::countl_zero(flags));
@@ -177,15 +263,8 @@ inline lz77_result decompress_plain_lz77(std::span<std::byte const> in, std::spa
             std::size_t const distance = (token >> 3) + 1;
             std::uint64_t length = (token & 7u) + 3u; // 64 bits: a 32-bit whole length plus 3 must not wrap
             if ((token & 7u) == 7u) {
-                unsigned nibble;
-                if (nibble_at == 0) {
-                    if (ip == in_size) return failed(rule::trace_compressed_stream, token_at);
-                    nibble = src[ip] & 15u;
-                    nibble_at = ip++;
-                } else {
-                    nibble = static_cast<unsigned>(src[nibble_at] >> 4);
-                    nibble_at = 0;
-                }
+                if (nibble_at == 0 && ip == in_size) return failed(rule::trace_compressed_stream, token_at);
+                unsigned const nibble = detail::lz77_take_nibble(src, nibble_at, ip);
                 length += nibble;
                 if (nibble == 15) {
                     if (ip == in_size) return failed(rule::trace_compressed_stream, token_at);

@@ -100,6 +100,9 @@ public:
         add_flag(1);
     }
 
+    /// Bytes of the stream so far.
+    std::size_t size() const { return out_.size(); }
+
     std::vector<std::byte> finish() && {
         // The decoder stops at a match flag with no input left: set every unused bit.
         std::uint32_t const unused = 32 - flag_count_;
