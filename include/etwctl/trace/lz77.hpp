@@ -95,7 +95,8 @@ inline constexpr unsigned char lz77_short_period[8] = {0, 8, 8, 9, 8, 10, 12, 14
 /// For a match distance d < 8 whose first 4 bytes are written: where, counted back from the match's
 /// 5th byte, 4 bytes equal to its 5th to 8th are already written. The pattern has period d, so any place
 /// p bytes back with p = 0 (mod d) holds them; the smallest such p with p >= 4 (the 4 bytes must be
-/// written and must not overlap the 4 being written): 4, 4, 6, 4, 5, 6, 7 for d = 1 to 7.
+/// written and must not overlap the 4 being written), which is at most 4 + d (so they lie in the match
+/// or the d bytes it repeats): 4, 4, 6, 4, 5, 6, 7 for d = 1 to 7.
 inline constexpr unsigned char lz77_short_back[8] = {0, 4, 4, 6, 4, 5, 6, 7};
 
 /// A length already checked against the output's room, as a size (a template: the cast is no cast where
