@@ -564,8 +564,8 @@ TEST_CASE("lz77: the decoder never writes past a tight output, whatever the room
 
 /// A stream of random items (not a compressor's choices): literals, and matches of every length encoding
 /// at distances that favour the short ones (below 8 and 16, where the copies differ), with the output it
-/// stands for. Items are drawn until the output reaches `size`; a 32-bit whole length (more than 64 KiB of
-/// output) only when `huge`.
+/// stands for. Items are drawn until the output reaches `size`; when `huge`, one early match has a 32-bit
+/// whole length (more than 64 KiB of output).
 struct random_stream {
     std::vector<std::byte> packed;
     std::vector<std::byte> data;
@@ -595,8 +595,12 @@ random_stream random_items(std::mt19937& rng, std::size_t size, bool huge) {
         switch (rng() % 16) {
         case 13: length = pick(25, 279); break;          // nibble 15 and one byte
         case 14: length = pick(280, 2000); break;        // a 16-bit whole length
-        case 15: length = huge && rng() % 8 == 0 ? pick(65539, 70000) : pick(10, 24); break; // a 32-bit one
+        case 15: length = pick(10, 24); break;
         default: length = rng() % 2 ? pick(3, 9) : pick(10, 24); break;
+        }
+        if (huge && have >= 64) { // one 32-bit whole length
+            length = pick(65539, 70000);
+            huge = false;
         }
         w.match(distance, length);
         for (std::size_t i = 0; i < length; ++i) r.data.push_back(r.data[r.data.size() - distance]);
