@@ -195,6 +195,32 @@ inline si_seen const* si_find(si_outcome const& o, std::uint64_t ts) {
     return nullptr;
 }
 
+TEST_CASE("stack index: a stack record names its event by EventTimeStamp and StackThread; no other record names one") {
+    // StackWalk / StackKeyKernel / StackKeyUser: EventTimeStamp u64 at 0, StackThread u32 at 0x0C
+    std::vector<std::byte> payload(0x18);
+    std::uint64_t const ts = 0x0102030405060708;
+    std::uint32_t const tid = 0x4321;
+    for (std::size_t i = 0; i < 8; ++i) payload[i] = static_cast<std::byte>(ts >> (8 * i));
+    for (std::size_t i = 0; i < 4; ++i) payload[0x0C + i] = static_cast<std::byte>(tid >> (8 * i));
+    for (std::uint16_t const hook : {std::uint16_t{0x1820}, std::uint16_t{0x1825}, std::uint16_t{0x1826}}) {
+        CAPTURE(hook);
+        tr::reader::stack_owner const o = tr::reader::stack_owner_of(etwctl::hook_id{hook}, payload);
+        CHECK(static_cast<bool>(o));
+        CHECK(o.timestamp == ts);
+        CHECK(o.thread_id == tid);
+        CHECK(tr::reader::names_stack_of(etwctl::hook_id{hook}, payload, ts, tid));
+        CHECK(tr::reader::names_stack_of(etwctl::hook_id{hook}, payload, ts, tr::no_id));
+        CHECK_FALSE(tr::reader::names_stack_of(etwctl::hook_id{hook}, payload, ts + 1, tid));
+        CHECK_FALSE(tr::reader::names_stack_of(etwctl::hook_id{hook}, payload, ts, tid + 1));
+        CHECK_FALSE(tr::reader::stack_owner_of(etwctl::hook_id{hook}, std::span(payload).first(0x0F))); // no room for the thread
+    }
+    for (std::uint16_t const hook : {std::uint16_t{0x0F2E}, std::uint16_t{0x1821}, std::uint16_t{0x0524}}) {
+        CAPTURE(hook);
+        CHECK_FALSE(tr::reader::stack_owner_of(etwctl::hook_id{hook}, payload));
+        CHECK_FALSE(tr::reader::names_stack_of(etwctl::hook_id{hook}, payload, ts, tid));
+    }
+}
+
 TEST_CASE("stack index: generated profiler traces attach exactly as the record-by-record look-ahead does") {
     // Small buffers put many windows across two buffers; stack keys with evictions put records taken out
     // of order into windows; compressed buffers take the read-ahead slots; 32-bit sessions other sizes.

@@ -586,14 +586,15 @@ private:
     bool attach(event_record_layout const& er, hook_id hook, processor_state& pr, std::uint16_t processor, std::uint32_t ordinal) noexcept {
         auto const& h = er.event_header;
         bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
-        if (!reader::is_stack_record(hook, payload)) return false;
+        reader::stack_owner const owner = reader::stack_owner_of(hook, payload); // the event it names
+        if (!owner) return false;
         std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
         if (hook != stack_walk_hook && payload.size() < 0x10U + p) return false; // a key reference too short for its key
         // a stack follows its event on the event's processor, within the records event_stream looks at for
         // a file (the next one and reader::max_look_ahead after it); the oldest event it names takes it, as
         // the file's first event to look ahead does (several events may carry one timestamp and thread)
-        std::uint64_t const event_time_stamp = etwctl::detail::load<std::uint64_t>(payload.data(), 0);
-        std::uint32_t const stack_thread = etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C);
+        std::uint64_t const event_time_stamp = owner.timestamp;
+        std::uint32_t const stack_thread = owner.thread_id;
         taker* found = nullptr;
         // newest first: a taker further back than the look-ahead ends the search (those before it are older
         // still); while the ring is in timestamp order, so does one older than the stack's EventTimeStamp

@@ -324,30 +324,6 @@ inline bool names_stack_of(std::uint64_t ts, std::uint32_t tid, hook_id h, bytes
 inline bool takes_stack_records(record const& rec) noexcept {
     return rec.kind() != record_kind::event && (!rec.has_hook() || rec.hook().group() != etwctl::detail::stackwalk_group);
 }
-/// A StackWalk / StackKeyKernel / StackKeyUser record that no event took (reader::is_stack_record): its
-/// own frames as its stack, so a stack part that came too late for the rule above still reaches the
-/// reader. A user-mode part is logged when the thread returns to user mode, which can be after the
-/// look-ahead and on another processor (net.4.5.2.x86.etl: 605 user parts so, 31 of them for samples and
-/// most of the others for DiskIO read-init events, three in four on another processor, 0.19 ms later at
-/// the median and 286 ms at most); its EventTimeStamp and StackThread name the event it completes.
-/// StackWalk: the frames after its 0x10-byte head; a key reference: the caller resolves it (`resolve`
-/// returns the cached frames or nothing) or it is counted unresolved. Not a stack record: nothing.
-/// (event_stream::attach applies the same two cases in line: one helper for both cost its dispatch 1.7
-/// instructions per record, g++ -O3, 16 MiB generated trace; event_stream calls this out of line.)
-template <class Resolve>
-void add_own_stack(record const& rec, stack_view& out, Resolve&& resolve) noexcept {
-    if (!rec.has_hook() || !reader::is_stack_record(rec.hook(), rec.payload())) return;
-    auto const payload = rec.payload();
-    auto const p = rec.pointer_size();
-    if (rec.hook() == stack_walk_hook) {
-        out.add(payload.subspan(0x10, (payload.size() - 0x10) / p * p), p);
-        return;
-    }
-    if (payload.size() < 0x10U + p) return; // a key reference too short for its key (attach's rule)
-    if (std::optional<stack_view::part> const found = resolve()) out.add(found->frames, found->pointer_size, true);
-    else out.add_unresolved();
-}
-
 /// An EVENT_HEADER event's stack from its extended items (event_stream's rule, and the live consumer's):
 /// STACK_TRACE32 / STACK_TRACE64 items (u64 MatchId, then the frames; SDK EVENT_EXTENDED_ITEM_STACK_TRACE32/64)
 /// are parts; a STACK_KEY32 / STACK_KEY64 item (unified stack caching) is counted as unresolved.
@@ -365,6 +341,30 @@ inline void add_stack_items(record const& rec, stack_view& out) noexcept {
 inline bytes_view stack_walk_frames(bytes_view payload, std::uint8_t pointer_size) noexcept {
     if (payload.size() < 0x10 || pointer_size == 0) return {};
     return payload.subspan(0x10, (payload.size() - 0x10) / pointer_size * pointer_size);
+}
+
+/// A StackWalk / StackKeyKernel / StackKeyUser record that no event took (reader::is_stack_record): its
+/// own frames as its stack, so a stack part that came too late for the rule above still reaches the
+/// reader. A user-mode part is logged when the thread returns to user mode, which can be after the
+/// look-ahead and on another processor (net.4.5.2.x86.etl: 605 user parts so, 31 of them for samples and
+/// most of the others for DiskIO read-init events, three in four on another processor, 0.19 ms later at
+/// the median and 286 ms at most); its EventTimeStamp and StackThread name the event it completes.
+/// StackWalk: the frames after its 0x10-byte head; a key reference: the caller resolves it (`resolve`
+/// returns the cached frames or nothing) or it is counted unresolved. Not a stack record: nothing.
+/// (event_stream::attach applies the same two cases in line: one helper for both cost its dispatch 1.7
+/// instructions per record, g++ -O3, 16 MiB generated trace; event_stream calls this out of line.)
+template <class Resolve>
+void add_own_stack(record const& rec, stack_view& out, Resolve&& resolve) noexcept {
+    if (!rec.has_hook() || !reader::is_stack_record(rec.hook(), rec.payload())) return;
+    auto const payload = rec.payload();
+    auto const p = rec.pointer_size();
+    if (rec.hook() == stack_walk_hook) {
+        out.add(stack_walk_frames(payload, p), p);
+        return;
+    }
+    if (payload.size() < 0x10U + p) return; // a key reference too short for its key (attach's rule)
+    if (std::optional<stack_view::part> const found = resolve()) out.add(found->frames, found->pointer_size, true);
+    else out.add_unresolved();
 }
 
 // ---- an event ------------------------------------------------------------------------------------------

@@ -356,10 +356,22 @@ public:
     static bool is_stack_record(hook_id h, bytes_view payload) noexcept { return is_stack_hook(h) && payload.size() >= 0x10; }
     /// The hooks of those records: StackWalk, StackKeyKernel, StackKeyUser.
     static constexpr bool is_stack_hook(hook_id h) noexcept { return h.value == 0x1820 || h.value == 0x1825 || h.value == 0x1826; }
+    /// The event a stack record names: its EventTimeStamp and ThreadId (StackThread); false (and zeros)
+    /// for a record that is not one (is_stack_record).
+    struct stack_owner {
+        bool valid = false;
+        std::uint64_t timestamp = 0;
+        std::uint32_t thread_id = 0;
+        explicit operator bool() const noexcept { return valid; }
+    };
+    static stack_owner stack_owner_of(hook_id h, bytes_view payload) noexcept {
+        if (!is_stack_record(h, payload)) return {};
+        return {true, etwctl::detail::load<std::uint64_t>(payload.data(), 0), etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C)};
+    }
     /// Whether a record names the stack of the event with `timestamp` and `thread_id` (no_id: any thread).
     static bool names_stack_of(hook_id h, bytes_view payload, std::uint64_t timestamp, std::uint32_t thread_id) noexcept {
-        if (!is_stack_record(h, payload) || etwctl::detail::load<std::uint64_t>(payload.data(), 0) != timestamp) return false;
-        return thread_id == no_id || thread_id == etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C);
+        stack_owner const o = stack_owner_of(h, payload);
+        return o && o.timestamp == timestamp && (thread_id == no_id || thread_id == o.thread_id);
     }
     /// Windows the stack index could not hold (visit_stack_records read them record by record).
     std::uint64_t look_ahead_fallbacks() const noexcept { return look_ahead_fallbacks_; }

@@ -610,9 +610,10 @@ int run_stacks(context const&, opened_trace& t, trace_options const& o) {
         processes.observe(e.rec());
         images.observe(e.rec());
         auto const& rec = e.rec();
-        if (!kernel_only.empty() && rec.has_hook() && trace::reader::is_stack_record(rec.hook(), rec.payload()) && !e.stack().empty()) {
-            auto const payload = rec.payload();
-            auto const it = kernel_only.find({etwctl::detail::load<std::uint32_t>(payload.data(), 0x0C), etwctl::detail::load<std::uint64_t>(payload.data(), 0)});
+        auto const owner = !kernel_only.empty() && rec.has_hook() && !e.stack().empty() ? trace::reader::stack_owner_of(rec.hook(), rec.payload())
+                                                                                        : trace::reader::stack_owner{};
+        if (owner) {
+            auto const it = kernel_only.find({owner.thread_id, owner.timestamp});
             if (it != kernel_only.end()) { // the user part of a stack that waited for it: after its kernel part
                 tt::frames_of(e, frames);
                 it->second.frames.insert(it->second.frames.end(), frames.begin(), frames.end());
