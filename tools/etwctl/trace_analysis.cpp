@@ -114,7 +114,10 @@ std::string sid_text(std::span<std::byte const> sid) {
     std::string s = "S-" + std::to_string(byte(0)) + "-";
     if (authority >= (std::uint64_t{1} << 32)) s += hex_text(authority, 12); // the SDDL form of a large authority
     else s += std::to_string(authority);
-    for (std::size_t k = 0; k < count; ++k) s += "-" + std::to_string(etwctl::detail::load<std::uint32_t>(sid.data(), 8 + 4 * k));
+    for (std::size_t k = 0; k < count; ++k) { // each SubAuthority little-endian
+        std::size_t const at = 8 + 4 * k;
+        s += "-" + std::to_string(byte(at) | byte(at + 1) << 8 | byte(at + 2) << 16 | byte(at + 3) << 24);
+    }
     return s;
 }
 

@@ -71,11 +71,12 @@ etwctl_trace_test(dump_process_fields RC 0 MODE lines ARGS --json trace dump ${n
     AT "0:name=ProcessDCStart" "0:time_ms~^17\\.63" "0:pid=0" "0:fields/ProcessId=0" "0:fields/ImageFileName=Idle"
        "0:fields/UniqueProcessKey=0xfffff800217d9200" "0:fields/DirectoryTableBase=0x187000" "0:fields/ExitStatus=0"
        "1:fields/ImageFileName=System" "1:fields/ExitStatus=259" "1:fields/UniqueProcessKey=0xfffffa830007e4c0"
-       "1:fields/UserSID~^S-1-")
+       "1:fields/UserSID=S-1-5-18")
 etwctl_trace_test(dump_process_start RC 0 MODE lines ARGS --json trace dump ${net} --events processcreate LINES 1
     AT "0:name=ProcessCreate" "0:hook=0x0301" "0:time_ms~^2616\\.76" "0:pid=3644" "0:fields/ProcessId=3644"
        "0:fields/ParentId=3508" "0:fields/SessionId=1" "0:fields/ExitStatus=259" "0:fields/ImageFileName=Test.x86.exe"
-       "0:fields/CommandLine=Test.x86.exe" "0:fields/UniqueProcessKey=0xfffffa8300c27080")
+       "0:fields/CommandLine=Test.x86.exe" "0:fields/UniqueProcessKey=0xfffffa8300c27080"
+       "0:fields/UserSID=S-1-5-21-2935914779-1618742390-1451969622-1001")
 etwctl_trace_test(dump_image_thread RC 0 MODE lines ARGS --json trace dump ${net} --events ImageDCStart,ThreadCreate --limit 4
     LINES 4
     AT "0:fields/ImageBase=0x77710000" "0:fields/ImageSize=1404928" "0:fields/ImageCheckSum=1450643" "0:pid=4"
