@@ -1,0 +1,27 @@
+# cmake -DTOOL_DIR=<the tool's sources> -P check_tool_public_api.cmake
+# The tool is a user of the library: it uses the public API only, so no source of it names etwctl's
+# implementation namespace (`etwctl::detail::`). The tool's own `detail` namespace (cli.hpp) is its
+# business and is not flagged.
+cmake_minimum_required(VERSION 3.21)
+if(NOT TOOL_DIR)
+    message(FATAL_ERROR "check_tool_public_api.cmake: TOOL_DIR not set")
+endif()
+get_filename_component(TOOL_DIR "${TOOL_DIR}" ABSOLUTE)
+file(GLOB_RECURSE sources RELATIVE "${TOOL_DIR}" "${TOOL_DIR}/*.cpp" "${TOOL_DIR}/*.hpp")
+list(FILTER sources EXCLUDE REGEX "^tests/")
+list(LENGTH sources n)
+if(n EQUAL 0)
+    message(FATAL_ERROR "no sources under ${TOOL_DIR}")
+endif()
+set(problems "")
+foreach(f IN LISTS sources)
+    file(STRINGS "${TOOL_DIR}/${f}" lines REGEX "etwctl::detail::")
+    foreach(line IN LISTS lines)
+        string(STRIP "${line}" line)
+        string(APPEND problems "${f}: ${line}\n")
+    endforeach()
+endforeach()
+if(problems)
+    message(FATAL_ERROR "the tool reaches into etwctl::detail (use the public API):\n${problems}")
+endif()
+message(STATUS "${n} tool sources use etwctl's public API only")
