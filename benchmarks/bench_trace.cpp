@@ -59,6 +59,8 @@ struct input {
     std::vector<std::byte> file;
     trace::trace_file tf;
     std::vector<std::byte> storage;                  // the reader's storage (reader::storage_size)
+    std::vector<std::uint64_t> order;                // the hand-written walk's buffers by processor
+    std::vector<std::byte> hand_scratch;             // its decompression scratch, one per cursor
     std::vector<std::byte> decompressed;             // every compressed buffer, decompressed once
     std::vector<trace::bytes_view> buffers;          // each buffer's data, as the reader reads it
     struct compressed_buffer {
@@ -72,6 +74,7 @@ struct input {
     std::uint64_t records = 0;                       // what the walk reads
     std::uint64_t events = 0;                        // what event_stream delivers
     std::uint64_t typed = 0;                         // what the three typed handlers receive
+    std::uint64_t typed_records = 0;                 // the same, each record as it is (record_stream)
     std::vector<trace::stack_cache::definition> definitions;
     std::vector<trace::stack_cache::reference> references;
     std::vector<std::byte> frames;
@@ -147,6 +150,142 @@ std::uint64_t load_u64(std::byte const* p) noexcept {
     return o;
 }
 
+/// The best hand-written walk for the same job: the buffers of each processor in file order, merged by
+/// the head record's timestamp (a linear minimum over at most a few processors), each record's header
+/// type, size and timestamp read and checked against its buffer (a record that breaks a rule ends its
+/// buffer), no decoded record handed out.
+/// Per header-type byte: the header's fixed size (0: not a record type), the timestamp's offset, and
+/// where the size field is (SYSTEM / PERFINFO headers at 4, the others at 0).
+struct hand_type {
+    std::uint8_t fixed = 0, ts_at = 0, size_shift = 0;
+    bool perfinfo = false;
+};
+struct hand_types {
+    hand_type at[256];
+};
+constexpr hand_types make_hand_types() {
+    hand_types t{};
+    for (unsigned b : {0x01U, 0x02U}) t.at[b] = {0x20, 0x10, 32, false};
+    for (unsigned b : {0x03U, 0x04U}) t.at[b] = {0x18, 0x10, 32, false};
+    for (unsigned b : {0x10U, 0x11U}) t.at[b] = {0x10, 0x08, 32, true};
+    for (unsigned b : {0x0AU, 0x14U, 0x0BU, 0x15U, 0x12U, 0x13U}) t.at[b] = {0x18, 0x10, 0, false};
+    return t;
+}
+constexpr hand_types hand_type_table = make_hand_types();
+
+struct hand_cursor {
+    std::byte const* p = nullptr;
+    std::byte const* end = nullptr;
+    std::byte* scratch = nullptr; // where its compressed buffers are decompressed
+    std::uint32_t size = 0;
+    std::uint32_t buffer = 0; // the index of its next buffer in `order`
+    std::uint32_t last = 0;
+};
+/// Reads the record at c.p (its size into c.size, its timestamp into ts); false at the end of the buffer's
+/// records or at a record that breaks a rule (the buffer's rest is skipped).
+inline bool hand_read(hand_cursor& c, std::uint64_t& ts) noexcept {
+    std::size_t const left = static_cast<std::size_t>(c.end - c.p);
+    if (left >= 8) {
+        std::uint64_t const w = load_u64(c.p);
+        auto const& t = hand_type_table.at[(w >> 16) & 0xFF];
+        std::uint32_t const size = static_cast<std::uint32_t>((w >> t.size_shift) & 0xFFFF);
+        std::uint32_t const fixed = t.fixed + (t.perfinfo ? 8U * static_cast<std::uint32_t>(((w >> 8) & 7) + ((w >> 15) & 1)) : 0U);
+        if ((w & 0xC0000000U) == 0xC0000000U && (w & 0xFFFFFFFFU) != 0xFFFFFFFFU && t.fixed != 0 && size >= fixed && size <= left) {
+            ts = load_u64(c.p + t.ts_at);
+            c.size = size;
+            return true;
+        }
+    }
+    c.p = c.end;
+    return false;
+}
+/// Moves the cursor to its next readable record, across its buffers (each checked, a compressed one
+/// decompressed into the cursor's scratch); false when it has none.
+inline bool hand_fetch(trace::bytes_view file, std::span<std::uint64_t const> order, std::size_t slot, hand_cursor& c, std::uint64_t& ts) noexcept {
+    for (;;) {
+        if (c.p != c.end && hand_read(c, ts)) return true;
+        if (c.buffer == c.last) return false;
+        auto const o = order[c.buffer++];
+        trace::buffer_header const h(file.subspan(o));
+        std::size_t const end = h.data_end();
+        if (end < trace::buffer_header_size) continue;
+        if (!h.compressed()) {
+            if (end > h.buffer_size()) continue;
+            c.p = file.data() + o + trace::buffer_header_size, c.end = file.data() + o + end;
+            continue;
+        }
+        std::size_t const want = end - trace::buffer_header_size;
+        if (want > slot) continue;
+        auto const r = trace::decompress_plain_lz77(file.subspan(o + trace::buffer_header_size, h.buffer_size() - trace::buffer_header_size),
+                                                    std::span<std::byte>(c.scratch, want));
+        if (!r || r.written != want) continue;
+        c.p = c.scratch, c.end = c.scratch + want;
+    }
+}
+/// The best hand-written walk for the same job: the file's buffers indexed by processor (one pass over
+/// their headers), each processor's buffers in file order (a compressed one decompressed as it is
+/// reached), merged by the head record's timestamp (the earliest of a few processors found without a
+/// branch; a processor runs on while its records come first); each record's header type, size and
+/// timestamp read and checked against its buffer. No record decoded further, no fault reported.
+[[gnu::noinline]] outcome hand_walk(input& in) noexcept {
+    constexpr std::size_t max_cursors = 8; // the header buffer's, then the processors' (modulo 7)
+    auto const file = trace::bytes_view(in.file);
+    std::uint32_t counts[max_cursors] = {};
+    std::size_t n = 0;
+    auto const cursor_of = [&](trace::buffer_header const& h) { return n == 0 ? 0 : h.processor() % (max_cursors - 1) + 1; };
+    for (std::uint64_t o = 0; trace::buffer_header::fits(file, o); ++n) {
+        trace::buffer_header const h(file.subspan(o));
+        if (h.buffer_size() < trace::buffer_header_size || h.buffer_size() > file.size() - o) break;
+        ++counts[cursor_of(h)];
+        o += h.buffer_size();
+    }
+    std::uint32_t start[max_cursors + 1] = {};
+    for (std::size_t k = 0; k < max_cursors; ++k) start[k + 1] = start[k] + counts[k];
+    std::uint32_t fill[max_cursors];
+    std::copy(start, start + max_cursors, fill);
+    std::size_t const buffers = n;
+    n = 0;
+    for (std::uint64_t o = 0; n < buffers; ++n) {
+        trace::buffer_header const h(file.subspan(o));
+        in.order[fill[cursor_of(h)]++] = o;
+        o += h.buffer_size();
+    }
+    hand_cursor cur[max_cursors];
+    std::uint64_t ts[max_cursors];
+    std::size_t live = 0;
+    std::size_t const slot = in.max_decompressed;
+    for (std::size_t k = 0; k < max_cursors; ++k) {
+        hand_cursor c;
+        c.buffer = start[k], c.last = start[k + 1];
+        c.scratch = in.hand_scratch.data() + k * slot;
+        if (hand_fetch(file, in.order, slot, c, ts[live])) {
+            if (k == 0) ts[live] = 0; // the header buffer first
+            cur[live++] = c;
+        }
+    }
+    outcome o;
+    while (live != 0) {
+        std::size_t best = 0;
+        for (std::size_t k = 1; k < live; ++k) best = ts[k] < ts[best] ? k : best;
+        // the others' earliest: the chosen cursor runs on while its records come before it
+        std::uint64_t other = ~std::uint64_t{0};
+        for (std::size_t k = 0; k < live; ++k) other = k != best && ts[k] < other ? ts[k] : other;
+        auto& c = cur[best];
+        std::uint64_t t = ts[best];
+        bool more = true;
+        do {
+            ++o.count;
+            o.sum += t + c.size;
+            c.p += (c.size + 7U) & ~7U;
+            if (c.p > c.end) c.p = c.end;
+            more = hand_fetch(file, in.order, slot, c, t);
+        } while (more && t < other);
+        if (more) ts[best] = t;
+        else --live, cur[best] = cur[live], ts[best] = ts[live];
+    }
+    return o;
+}
+
 /// event_stream over the reader: every event with its stack attached.
 [[gnu::noinline]] outcome stream(input& in) noexcept {
     trace::reader r(in.tf, in.storage);
@@ -171,6 +310,19 @@ std::uint64_t load_u64(std::byte const* p) noexcept {
         trace::on<"StackWalk">([&](trace::stack_walk_event const& e) { sum += e.frame_count(); }),
         trace::on<"CSwitch">([&](trace::cswitch const& e) { sum += e.new_thread_id() + e.pmc().size(); }));
     return {rep.typed, sum, r.look_ahead_fallbacks()};
+}
+
+/// The same typed dispatch over record_stream: each record as it is (StackWalk records to their own
+/// handler), no stack attached to another event.
+[[gnu::noinline]] outcome typed_dispatch_records(input& in) noexcept {
+    trace::reader r(in.tf, in.storage);
+    trace::record_stream s(r);
+    std::uint64_t sum = 0;
+    auto const rep = trace::dispatch(
+        s, trace::on<"SampledProfile">([&](trace::sampled_profile const& e) { sum += e.instruction_pointer() + e.stack().size(); }),
+        trace::on<"StackWalk">([&](trace::stack_walk_event const& e) { sum += e.frame_count(); }),
+        trace::on<"CSwitch">([&](trace::cswitch const& e) { sum += e.new_thread_id() + e.pmc().size(); }));
+    return {rep.typed, sum, 0};
 }
 
 // ---- inputs ------------------------------------------------------------------------------------------
@@ -222,6 +374,8 @@ void prepare(input& in) {
         o += b.buffer_size();
     }
     in.storage.resize(trace::reader::storage_size(in.tf));
+    in.order.resize(in.buffers.size());
+    in.hand_scratch.resize(8 * in.max_decompressed);
 
     // the stack cache: count the definitions, then copy them (two passes, outside every timed loop)
     trace::stack_cache::needs needs;
@@ -249,6 +403,7 @@ void prepare(input& in) {
     }
     in.events = stream(in).count;
     in.typed = typed_dispatch(in).count;
+    in.typed_records = typed_dispatch_records(in).count;
     in.ok = true;
 }
 
@@ -292,12 +447,14 @@ input& get(std::string const& name) {
 
 // ---- the benchmarks ----------------------------------------------------------------------------------
 
-enum class kind { touch, decompress, walk, stream, dispatch };
+enum class kind { touch, decompress, hand_walk, walk, dispatch_records, stream, dispatch };
 constexpr std::string_view kind_name(kind k) {
     switch (k) {
     case kind::touch: return "touch";
     case kind::decompress: return "decompress";
+    case kind::hand_walk: return "hand_walk";
     case kind::walk: return "walk";
+    case kind::dispatch_records: return "dispatch_records";
     case kind::stream: return "stream";
     case kind::dispatch: return "dispatch";
     }
@@ -312,7 +469,9 @@ bool run_case(kind k, input& in, std::vector<std::byte>& scratch, std::string& w
     switch (k) {
     case kind::touch: o = touch_every_byte(in.buffers), expected = in.data_bytes; break;
     case kind::decompress: o = decompress_all(in, scratch), expected = in.output_bytes; break;
+    case kind::hand_walk: o = hand_walk(in), expected = in.records; break;
     case kind::walk: o = walk(in), expected = in.records; break;
+    case kind::dispatch_records: o = typed_dispatch_records(in), expected = in.typed_records; break;
     case kind::stream: o = stream(in), expected = in.events; break;
     case kind::dispatch: o = typed_dispatch(in), expected = in.typed; break;
     }
@@ -358,7 +517,7 @@ void register_all() {
     };
     constexpr row inputs[] = {{"real", true}, {"plain", false}, {"compressed", true}};
     for (auto const& r : inputs)
-        for (kind k : {kind::touch, kind::decompress, kind::walk, kind::stream, kind::dispatch}) {
+        for (kind k : {kind::touch, kind::decompress, kind::hand_walk, kind::walk, kind::dispatch_records, kind::stream, kind::dispatch}) {
             if (k == kind::decompress && !r.compressed) continue;
             std::string const name = std::string(kind_name(k)) + "/" + r.input;
             benchmark::RegisterBenchmark(name.c_str(), [k, in = std::string(r.input)](benchmark::State& s) { bench(s, k, in); })
@@ -370,7 +529,7 @@ void register_all() {
 int instructions(std::string_view case_name, std::string const& input_name) {
     kind k{};
     bool found = false;
-    for (kind c : {kind::touch, kind::decompress, kind::walk, kind::stream, kind::dispatch})
+    for (kind c : {kind::touch, kind::decompress, kind::hand_walk, kind::walk, kind::dispatch_records, kind::stream, kind::dispatch})
         if (kind_name(c) == case_name) k = c, found = true;
     if (!found) {
         std::fprintf(stderr, "unknown case %.*s\n", static_cast<int>(case_name.size()), case_name.data());

@@ -1376,6 +1376,99 @@ TEST_CASE("reader: typed dispatch of a generated compressed profile trace") {
     rt_check_generated(g, 2);
 }
 
+// ---- record_stream: every record as it is ---------------------------------------------------------------
+
+/// record_stream against the reader it reads: the same records in the same order, none attached to
+/// another; a StackWalk record's stack its own frames, a key reference's one unresolved key, every other
+/// hook record's stack empty; dispatch hands each StackWalk record to on<"StackWalk">.
+inline void rt_check_record_stream(tw::generated_trace const& g) {
+    auto f = tr::trace_file::open(g.file);
+    REQUIRE(f.has_value());
+    if (!f) return;
+    byte_vector storage(tr::reader::storage_size(*f)), storage2(tr::reader::storage_size(*f));
+    tr::reader plain(*f, storage), r(*f, storage2);
+    tr::record_stream s(r);
+    CHECK(&s.source() == &r);
+    tr::event_ref want;
+    tr::event e;
+    std::uint64_t n = 0, bad = 0, own = 0, keys = 0;
+    while (plain.next(want)) {
+        REQUIRE(s.next(e));
+        ++n;
+        auto const& rec = e.rec();
+        // (the same bytes: in the file, or decompressed by each reader into its own storage)
+        bool ok = std::ranges::equal(rec.bytes(), want.rec.bytes()) && rec.hook() == want.rec.hook() &&
+                  e.timestamp() == want.rec.timestamp() && e.processor() == want.processor && e.ref().offset == want.offset &&
+                  e.ref().buffer_offset == want.buffer_offset;
+        auto const h = rec.hook().value;
+        if (rec.has_hook() && h == tw::hook::stack_walk) {
+            auto const frames = tr::stack_walk_frames(rec.payload(), rec.pointer_size());
+            ok = ok && e.stack().parts().size() == 1 && e.stack().parts()[0].frames.data() == frames.data() &&
+                 e.stack().size() == frames.size() / rec.pointer_size() && e.stack().size() > 0 && e.stack().unresolved_keys() == 0;
+            ++own;
+        } else if (rec.has_hook() && (h == tw::hook::stack_key_kernel || h == tw::hook::stack_key_user)) {
+            ok = ok && e.stack().empty() && e.stack().unresolved_keys() == 1;
+            ++keys;
+        } else {
+            ok = ok && e.stack().parts().empty() && e.stack().unresolved_keys() == 0;
+        }
+        if (!ok && bad++ == 0) FAIL_CHECK("record " << n << " (hook " << h << ") differs");
+    }
+    CHECK_FALSE(s.next(e));
+    CHECK(n == g.counts.records);
+    CHECK(bad == 0);
+    CHECK(own == g.counts.hook_count(tw::hook::stack_walk));
+    CHECK(keys == g.counts.hook_count(tw::hook::stack_key_kernel) + g.counts.hook_count(tw::hook::stack_key_user));
+
+    // the typed dispatch of the same records: StackWalk records to their own handler, samples without a stack
+    tr::reader r2(*f, storage2);
+    tr::record_stream s2(r2);
+    std::uint64_t samples = 0, stacks = 0, frames = 0, stack_frames = 0, switches = 0, sample_stacks = 0;
+    auto const rep = tr::dispatch(
+        s2, tr::on<"SampledProfile">([&](tr::sampled_profile const& x) { ++samples, sample_stacks += x.stack().size(); }),
+        tr::on<"StackWalk">([&](tr::stack_walk_event const& x) { ++stacks, frames += x.frame_count(), stack_frames += x.stack().size(); }),
+        tr::on<"CSwitch">([&](tr::cswitch const& x) { switches += x.pmc().size() == 2 ? 1U : 0U; }));
+    CHECK(rep.events == g.counts.records);
+    CHECK(rep.raw == 0);
+    CHECK(samples == g.counts.hook_count(tw::hook::sampled_profile));
+    CHECK(sample_stacks == 0);
+    CHECK(stacks == g.counts.hook_count(tw::hook::stack_walk));
+    CHECK(frames == stack_frames);
+    CHECK(frames > stacks);
+    CHECK(switches == g.counts.hook_count(tw::hook::cswitch));
+    CHECK(rep.typed == samples + stacks + g.counts.hook_count(tw::hook::cswitch));
+}
+
+TEST_CASE("reader: record_stream hands out every record as it is, a StackWalk record with its own frames (64-bit, 32-bit compressed)") {
+    tw::trace_options o;
+    rt_check_record_stream(tw::generate_profile_trace(400'000, o, 24));
+    o.pointer_size = 4, o.compress = true, o.processors = 4;
+    rt_check_record_stream(tw::generate_profile_trace(300'000, o, 25));
+}
+
+TEST_CASE("reader: record_stream gives an EVENT_HEADER event its own stack items") {
+    std::uint64_t const frames64[] = {0xFFFFF80012345678ULL, 0x00007FF612340000ULL, 0x00007FF612345678ULL};
+    std::vector<tw::ext_item> items;
+    items.push_back(tw::stack_trace_item(8, 0x55, frames64));
+    tw::trace_writer w;
+    tw::trace_writer::event_fields ef{.provider = rt_guid(0x5EED), .id = 7, .tid = 0x123, .pid = 0x456, .ts = 6'000'000};
+    w.event(0, ef, items, rt_pattern(8, 1));
+    auto const t = rt_finish(w);
+    auto f = tr::trace_file::open(t.file);
+    REQUIRE(f.has_value());
+    byte_vector storage(tr::reader::storage_size(*f));
+    tr::reader r(*f, storage);
+    tr::record_stream s(r);
+    tr::event e;
+    std::size_t events = 0;
+    while (s.next(e)) {
+        if (e.rec().kind() != tr::record_kind::event) continue;
+        ++events;
+        CHECK(rt_frames_of(e.stack()) == std::vector<std::uint64_t>(std::begin(frames64), std::end(frames64)));
+    }
+    CHECK(events == 1);
+}
+
 // ---- stacks and counters, written by hand --------------------------------------------------------------
 
 constexpr std::uint64_t rt_key1 = 0xFFFFC08000000040ULL, rt_key3 = 0xFFFFC08000000FC0ULL;

@@ -433,6 +433,7 @@ public:
 
 private:
     friend class event_stream;
+    friend class record_stream;
     friend class event_record_stream; // builds its held events in place (trace/consume.hpp)
     static std::uint8_t u8(bytes_view b, std::size_t i) noexcept { return std::to_integer<std::uint8_t>(b[i]); }
     bool u32_item(std::uint16_t type, std::uint32_t& out) const noexcept {
@@ -461,7 +462,7 @@ public:
     bool next(event& out) noexcept {
         if (!reader_->next(out.ref_)) return false;
         out.clock_ = &reader_->file().clock();
-        out.stack_ = stack_view{};
+        out.stack_.clear();
         auto const& r = out.ref_.rec;
         if (r.kind() == record_kind::event) attach_items(out);
         else if (takes_stack_records(r)) attach(out);
@@ -526,6 +527,31 @@ private:
     reader* reader_;
     stack_cache const* cache_;
     std::size_t cache_hints_[cache_hint_slots] = {};
+};
+
+/// The records of a reader as events, each as it is, in timestamp order: no stack record is attached to
+/// another event. A StackWalk record is an event of its own (on<"StackWalk">), its frames its stack; a
+/// stack-key reference too, its stack one unresolved key (stack_cache::find(e.ref()) resolves it); an
+/// EVENT_HEADER event's stack items are its stack. For a consumer that pairs stacks itself, or needs none:
+/// it costs the walk and little more (docs/performance.md). event_stream gives each event the stack
+/// records that name it.
+class record_stream {
+public:
+    explicit record_stream(reader& r) noexcept : reader_(&r) {}
+
+    bool next(event& out) noexcept {
+        if (!reader_->next(out.ref_)) return false;
+        out.clock_ = &reader_->file().clock();
+        out.stack_.clear();
+        auto const& r = out.ref_.rec;
+        if (r.kind() == record_kind::event) add_stack_items(r, out.stack_);
+        else if (reader::is_stack_hook(r.hook())) add_own_stack(r, out.stack_, []() noexcept { return std::optional<stack_view::part>{}; });
+        return true;
+    }
+    reader& source() noexcept { return *reader_; }
+
+private:
+    reader* reader_;
 };
 
 // ---- typed events and handlers -------------------------------------------------------------------------
@@ -692,9 +718,12 @@ bool deliver(H& h, trace::event const& e, dispatch_report& rep, bool& refused, l
 }
 } // namespace detail
 
-/// Reads every event of `stream` and hands each to the handlers its name selects. No heap.
-template <class... H>
-dispatch_report dispatch(event_stream& stream, H... handlers) {
+/// Reads every event of `stream` and hands each to the handlers its name selects. No heap. The stream is
+/// an event_stream (each event with the stack records that name it) or a record_stream (each record as it
+/// is: a StackWalk record goes to on<"StackWalk">).
+template <class Stream, class... H>
+    requires(std::is_same_v<Stream, event_stream> || std::is_same_v<Stream, record_stream>)
+dispatch_report dispatch(Stream& stream, H... handlers) {
     static_assert(sizeof...(H) > 0, "etwctl::trace::dispatch: give at least one handler (on<\"Name\">, on_raw, on_any)");
     static_assert((std::is_base_of_v<detail::on_tag, H> && ...),
                   "etwctl::trace::dispatch: a handler is made by on<\"Name\">(f), on_raw(f) or on_any(f)");
