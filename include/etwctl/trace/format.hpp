@@ -19,11 +19,13 @@
 // by Windows (tests/trace/data) and against the decoders that read them.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
 #include "etwctl/config.hpp"
 #include "etwctl/detail/bytes.hpp"
@@ -249,6 +251,18 @@ inline constexpr std::uint16_t pointer64 = 0x0080;
 
 namespace detail {
 struct record_access;
+/// A record's identity from its header, in one 8-byte word: record_reader::read_hook builds it from the
+/// header's first 8 bytes and the header type's table entry (record_types) with a few shifts, one store.
+struct record_bits {
+    hook_id hook{};
+    std::uint16_t version = 0;
+    record_kind kind = record_kind::system;
+    std::uint8_t type = 0;
+    std::uint8_t pointer_size = 8;
+    std::uint8_t extension = 0; ///< perfinfo: the PMC count (bits 0-2) and the PEBS flag (bit 7), as in the header's byte 1
+};
+static_assert(sizeof(record_bits) == 8 && std::is_trivially_copyable_v<record_bits>);
+static_assert(std::endian::native == std::endian::little, "etwctl: record_bits is built from a header word read as little-endian");
 } // namespace detail
 
 /// One record of a buffer, decoded from its header: which kind, its size, its identity (a hook id, an
@@ -258,11 +272,11 @@ class record {
 public:
     constexpr record() noexcept = default;
 
-    record_kind kind() const noexcept { return kind_; }
-    std::uint8_t header_type() const noexcept { return type_; }
+    record_kind kind() const noexcept { return bits_.kind; }
+    std::uint8_t header_type() const noexcept { return bits_.type; }
     /// The payload's pointer size: 4 for the *32 header types, 8 for the *64 ones (a 64-bit trace holds
     /// 32-bit records of WOW64 processes; the file header's PointerSize is the session's default only).
-    std::uint8_t pointer_size() const noexcept { return pointer_size_; }
+    std::uint8_t pointer_size() const noexcept { return bits_.pointer_size; }
     /// The whole record (its size field's bytes, not the padding to the next one).
     bytes_view bytes() const noexcept { return bytes_; }
     /// The payload (MOF data / user data), after the header and its extensions or extended items.
@@ -276,23 +290,23 @@ public:
 
     /// system, compact and perfinfo records carry a hook id: (group << 8) | type.
     bool has_hook() const noexcept {
-        return kind_ == record_kind::system || kind_ == record_kind::compact || kind_ == record_kind::perfinfo;
+        return bits_.kind == record_kind::system || bits_.kind == record_kind::compact || bits_.kind == record_kind::perfinfo;
     }
-    hook_id hook() const noexcept { return hook_; }
+    hook_id hook() const noexcept { return bits_.hook; }
     /// The payload's version: the header's version byte (hook records, masked to 8 bits as the kernel
     /// treats it), Class.Version (full, instance) or EVENT_DESCRIPTOR.Version (event).
-    std::uint16_t version() const noexcept { return version_; }
+    std::uint16_t version() const noexcept { return bits_.version; }
 
     /// full and instance records: the event class GUID, Class.Type (the opcode) and Class.Level.
     guid event_guid() const noexcept { return guid_at() ? load_guid(guid_at()) : guid{}; }
     std::uint8_t opcode() const noexcept {
-        return kind_ == record_kind::full || kind_ == record_kind::instance ? load<std::uint8_t>(4)
-               : kind_ == record_kind::event                                 ? load<std::uint8_t>(0x2D)
+        return bits_.kind == record_kind::full || bits_.kind == record_kind::instance ? load<std::uint8_t>(4)
+               : bits_.kind == record_kind::event                                 ? load<std::uint8_t>(0x2D)
                                                                              : 0;
     }
     std::uint8_t level() const noexcept {
-        return kind_ == record_kind::full || kind_ == record_kind::instance ? load<std::uint8_t>(5)
-               : kind_ == record_kind::event                                 ? load<std::uint8_t>(0x2C)
+        return bits_.kind == record_kind::full || bits_.kind == record_kind::instance ? load<std::uint8_t>(5)
+               : bits_.kind == record_kind::event                                 ? load<std::uint8_t>(0x2C)
                                                                              : 0;
     }
 
@@ -300,42 +314,42 @@ public:
     /// activity id; kernel and user time (system, full and event records; 0 where the header has none).
     guid provider_id() const noexcept { return event_guid(); }
     event_descriptor descriptor() const noexcept {
-        if (kind_ != record_kind::event) return {};
+        if (bits_.kind != record_kind::event) return {};
         return {load<std::uint16_t>(0x28), load<std::uint8_t>(0x2A), load<std::uint8_t>(0x2B), load<std::uint8_t>(0x2C),
                 load<std::uint8_t>(0x2D), load<std::uint16_t>(0x2E), load<std::uint64_t>(0x30)};
     }
-    std::uint16_t event_flags() const noexcept { return kind_ == record_kind::event ? load<std::uint16_t>(4) : 0; }
-    std::uint16_t event_property() const noexcept { return kind_ == record_kind::event ? load<std::uint16_t>(6) : 0; }
-    guid activity_id() const noexcept { return kind_ == record_kind::event ? load_guid(0x40) : guid{}; }
+    std::uint16_t event_flags() const noexcept { return bits_.kind == record_kind::event ? load<std::uint16_t>(4) : 0; }
+    std::uint16_t event_property() const noexcept { return bits_.kind == record_kind::event ? load<std::uint16_t>(6) : 0; }
+    guid activity_id() const noexcept { return bits_.kind == record_kind::event ? load_guid(0x40) : guid{}; }
     std::uint32_t kernel_time() const noexcept { return times_at() ? load<std::uint32_t>(times_at()) : 0; }
     std::uint32_t user_time() const noexcept { return times_at() ? load<std::uint32_t>(times_at() + 4U) : 0; }
 
     /// instance records: InstanceId, ParentInstanceId, ParentGuid.
-    std::uint32_t instance_id() const noexcept { return kind_ == record_kind::instance ? load<std::uint32_t>(0x30) : 0; }
-    std::uint32_t parent_instance_id() const noexcept { return kind_ == record_kind::instance ? load<std::uint32_t>(0x34) : 0; }
-    guid parent_guid() const noexcept { return kind_ == record_kind::instance ? load_guid(0x38) : guid{}; }
+    std::uint32_t instance_id() const noexcept { return bits_.kind == record_kind::instance ? load<std::uint32_t>(0x30) : 0; }
+    std::uint32_t parent_instance_id() const noexcept { return bits_.kind == record_kind::instance ? load<std::uint32_t>(0x34) : 0; }
+    guid parent_guid() const noexcept { return bits_.kind == record_kind::instance ? load_guid(0x38) : guid{}; }
 
     /// perfinfo records: the PMC counter values after the header (in the order the counters were
     /// configured), and the PEBS index when the header says one is there. No public layout orders the two
     /// when both are present: etwctl reads the PEBS index first, as the one public decoder that handles it
     /// does (inferred, unverified on Windows' own bytes; the kernel sets PEBS only on CSwitch).
-    std::uint8_t pmc_count() const noexcept { return pmc_count_; }
+    std::uint8_t pmc_count() const noexcept { return static_cast<std::uint8_t>(bits_.extension & 0x07U); }
     std::uint64_t pmc(std::size_t i) const noexcept { return load<std::uint64_t>(pmc_offset() + 8 * i); }
-    bool has_pebs() const noexcept { return has_pebs_; }
-    std::uint64_t pebs_index() const noexcept { return has_pebs_ ? load<std::uint64_t>(0x10) : 0; }
+    bool has_pebs() const noexcept { return (bits_.extension & 0x80U) != 0; }
+    std::uint64_t pebs_index() const noexcept { return has_pebs() ? load<std::uint64_t>(0x10) : 0; }
     /// Where the PMC values start in bytes().
-    std::size_t pmc_offset() const noexcept { return 0x10U + (has_pebs_ ? 8U : 0U); }
+    std::size_t pmc_offset() const noexcept { return 0x10U + (has_pebs() ? 8U : 0U); }
 
     /// message records: MessageNumber, the option flags, and the sequence / component id / GUID the flags
     /// selected (0 / nil where absent).
-    std::uint16_t message_number() const noexcept { return kind_ == record_kind::message ? load<std::uint16_t>(4) : 0; }
-    std::uint16_t message_flags() const noexcept { return kind_ == record_kind::message ? load<std::uint16_t>(6) : 0; }
+    std::uint16_t message_number() const noexcept { return bits_.kind == record_kind::message ? load<std::uint16_t>(4) : 0; }
+    std::uint16_t message_flags() const noexcept { return bits_.kind == record_kind::message ? load<std::uint16_t>(6) : 0; }
     std::uint32_t message_sequence() const noexcept {
-        return kind_ == record_kind::message && (message_flags() & message_flag::sequence) ? load<std::uint32_t>(8) : 0;
+        return bits_.kind == record_kind::message && (message_flags() & message_flag::sequence) ? load<std::uint32_t>(8) : 0;
     }
     std::uint32_t message_component_id() const noexcept {
         auto const f = message_flags();
-        if (kind_ != record_kind::message || (f & message_flag::component_id) == 0) return 0;
+        if (bits_.kind != record_kind::message || (f & message_flag::component_id) == 0) return 0;
         return load<std::uint32_t>((f & message_flag::sequence) ? 12U : 8U);
     }
 
@@ -350,7 +364,7 @@ private:
     friend struct detail::record_access;
     /// Where the header keeps the event GUID / provider id (0: none), kernel and user time (0: none).
     std::size_t guid_at() const noexcept {
-        switch (kind_) {
+        switch (bits_.kind) {
         case record_kind::full: case record_kind::instance: case record_kind::event: return 0x18;
         case record_kind::message: {
             auto const f = message_flags();
@@ -360,7 +374,7 @@ private:
         }
     }
     std::size_t times_at() const noexcept {
-        switch (kind_) {
+        switch (bits_.kind) {
         case record_kind::system: return 0x18;
         case record_kind::full: case record_kind::instance: return 0x28;
         case record_kind::event: return 0x38;
@@ -382,13 +396,7 @@ private:
     std::uint64_t timestamp_ = 0;
     std::uint32_t payload_offset_ = 0;
     std::uint32_t thread_id_ = no_id, process_id_ = no_id;
-    hook_id hook_{};
-    std::uint16_t version_ = 0;
-    record_kind kind_ = record_kind::system;
-    std::uint8_t type_ = 0;
-    std::uint8_t pointer_size_ = 8;
-    std::uint8_t pmc_count_ = 0;
-    bool has_pebs_ = false;
+    detail::record_bits bits_{};
 };
 
 /// The extended items of an event record, iterated in order (the chain was checked when the record was
@@ -441,7 +449,7 @@ private:
 };
 
 inline record::item_range record::extended_items() const noexcept {
-    bool const has = kind_ == record_kind::event && (event_flags() & 0x0001U) != 0;
+    bool const has = bits_.kind == record_kind::event && (event_flags() & 0x0001U) != 0;
     // the items end where the payload begins: iteration stops at the item without linkage and jumps there
     return item_range(bytes_, has, payload_offset_);
 }
@@ -468,6 +476,7 @@ struct record_type_info {
     bool size_first = false;
     bool hook = false;
     std::uint8_t extension_mask = 0; ///< perfinfo: byte 1's bits that count PMC values (0x07) and a PEBS index (0x80)
+    std::uint64_t bits = 0;          ///< the record_bits word of this type (kind, type, pointer size; the header gives the rest)
 };
 constexpr record_type_info record_type_of(std::uint8_t type) noexcept {
     switch (type) {
@@ -491,7 +500,11 @@ struct record_type_table {
 };
 inline constexpr record_type_table record_types = [] {
     record_type_table t;
-    for (unsigned i = 0; i < 256; ++i) t.at[i] = record_type_of(static_cast<std::uint8_t>(i));
+    for (unsigned i = 0; i < 256; ++i) {
+        auto& e = t.at[i];
+        e = record_type_of(static_cast<std::uint8_t>(i));
+        e.bits = std::bit_cast<std::uint64_t>(record_bits{hook_id{}, 0, e.kind, static_cast<std::uint8_t>(i), e.pointer_size, 0});
+    }
     return t;
 }();
 
@@ -516,13 +529,7 @@ struct record_access {
         out.timestamp_ = h.timestamp;
         out.payload_offset_ = h.payload_offset;
         out.thread_id_ = h.thread_id, out.process_id_ = h.process_id;
-        out.hook_ = h.hook;
-        out.version_ = h.version;
-        out.kind_ = t.kind;
-        out.type_ = h.type;
-        out.pointer_size_ = t.pointer_size;
-        out.pmc_count_ = h.pmc_count;
-        out.has_pebs_ = h.has_pebs;
+        out.bits_ = {h.hook, h.version, t.kind, h.type, t.pointer_size, static_cast<std::uint8_t>(h.pmc_count | (h.has_pebs ? 0x80U : 0U))};
     }
 };
 } // namespace detail
@@ -570,43 +577,42 @@ struct record_reader {
     }
 
     /// read() for every record: the hook records a kernel trace is made of (system, compact, perfinfo) on
-    /// their header's first 8 bytes, in line; any other record, and any record that breaks a rule, by
-    /// read_any (the same checks, the same result).
+    /// their header's first 8 bytes, in line (read_hook); any other record, and any record that breaks a
+    /// rule, by read_any (the same checks, the same result).
     ETWCTL_INLINE_ALWAYS static step read(bytes_view data, std::size_t at, record& out) noexcept {
         auto const end = data.size();
         if (at <= end && end - at >= 8) {
-            auto const* const p = data.data() + at;
-            auto const word = etwctl::detail::load<std::uint64_t>(p, 0);
-            auto const& t = detail::record_types.at[(word >> 16) & 0xFFU];
-            if ((word & 0xC0000000U) == 0xC0000000U && t.hook) {
-                // the entry's fields in locals, read before the stores below (byte stores may alias the table)
-                auto const kind = t.kind;
-                auto const pointer_size = t.pointer_size;
-                std::size_t const size = static_cast<unsigned>((word >> 32) & 0xFFFFU);
-                auto const ext = static_cast<unsigned>((word >> 8) & t.extension_mask); // 0 but for perfinfo
-                auto const pmc_count = static_cast<std::uint8_t>(ext & 0x07U);
-                bool const has_pebs = (ext >> 7) != 0;
-                std::size_t const payload = t.fixed + 8U * (std::size_t{pmc_count} + (ext >> 7));
-                if (size >= payload && size <= end - at) { // else read_any reports which rule it broke
-                    out.bytes_ = bytes_view(p, size);
-                    out.payload_offset_ = static_cast<std::uint32_t>(payload);
-                    out.hook_ = hook_id(static_cast<std::uint16_t>(word >> 48));
-                    out.version_ = static_cast<std::uint8_t>(word);
-                    out.kind_ = kind, out.type_ = static_cast<std::uint8_t>(word >> 16), out.pointer_size_ = pointer_size;
-                    out.pmc_count_ = pmc_count, out.has_pebs_ = has_pebs;
-                    if (kind == record_kind::perfinfo) {
-                        out.thread_id_ = no_id, out.process_id_ = no_id;
-                        out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 8);
-                    } else { // size >= 0x18
-                        out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
-                        out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
-                        out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
-                    }
-                    return {rule::ok, (std::min)(at + ((size + 7U) & ~std::size_t{7}), end), 0, 0};
-                }
-            }
+            if (std::size_t const advance = read_hook(data.data() + at, end - at, out)) return {rule::ok, at + advance, 0, 0};
         }
         return read_any(data, at, out);
+    }
+    /// The in-line part of read(): the hook record at `p`, with `left` >= 8 bytes of data from it, read
+    /// into `out` if it is one whose header read() accepts. Returns the offset of the next record from
+    /// `p` (the size rounded up to 8, at most `left`), or 0 (out untouched): read_any reads it or says
+    /// which rule it broke. The 0xFF fill after a buffer's last record has no hook type: 0.
+    ETWCTL_INLINE_ALWAYS static std::size_t read_hook(std::byte const* p, std::size_t left, record& out) noexcept {
+        auto const word = etwctl::detail::load<std::uint64_t>(p, 0);
+        auto const& t = detail::record_types.at[(word >> 16) & 0xFFU];
+        if ((word & 0xC0000000U) != 0xC0000000U || !t.hook) return 0;
+        // the entry's fields in locals, read before the stores below (byte stores may alias the table)
+        auto const kind = t.kind;
+        std::size_t const size = static_cast<unsigned>((word >> 32) & 0xFFFFU);
+        auto const ext = (word >> 8) & t.extension_mask; // 0 but for perfinfo: the PMC count (bits 0-2) and the PEBS flag (bit 7)
+        std::size_t const payload = t.fixed + 8U * ((ext & 0x07U) + (ext >> 7));
+        if (size < payload || size > left) return 0; // read_any reports which rule it broke
+        out.bytes_ = bytes_view(p, size);
+        out.payload_offset_ = static_cast<std::uint32_t>(payload);
+        // hook, version, kind, type, pointer size and extension as one word: the table's part and the header's
+        out.bits_ = std::bit_cast<detail::record_bits>(t.bits | (word >> 48) | ((word & 0xFFU) << 16) | (ext << 56));
+        if (kind == record_kind::perfinfo) {
+            out.thread_id_ = no_id, out.process_id_ = no_id;
+            out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 8);
+        } else { // size >= 0x18
+            out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
+            out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
+            out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
+        }
+        return (std::min)((size + 7U) & ~std::size_t{7}, left);
     }
 
     /// read() for any record (not inlined: full, instance, event and message records, and faults).
@@ -621,20 +627,19 @@ struct record_reader {
         // every field the record keeps is set below for every kind (the rest is read from the bytes)
         out.thread_id_ = no_id, out.process_id_ = no_id;
         out.timestamp_ = 0;
-        out.hook_ = hook_id{};
-        out.version_ = 0;
-        out.pmc_count_ = 0;
-        out.has_pebs_ = false;
+        out.bits_.hook = hook_id{};
+        out.bits_.version = 0;
+        out.bits_.extension = 0;
         if ((b3 & 0xC0U) == 0xC0U) {
             auto const& t = detail::record_types.at[b2];
             if (t.fixed == 0) return {rule::trace_record_kind, 0, b2, 0};
-            out.type_ = b2, out.kind_ = t.kind, fixed = t.fixed;
+            out.bits_.type = b2, out.bits_.kind = t.kind, fixed = t.fixed;
             if (!t.size_first && end - at < 8) return {rule::trace_record_past_buffer, 0, 8, end - at};
             size = etwctl::detail::load<std::uint16_t>(p, t.size_first ? 0 : 4);
-            out.pointer_size_ = t.pointer_size;
+            out.bits_.pointer_size = t.pointer_size;
         } else if ((b3 & 0xD0U) == 0x90U) {
             // MESSAGE_TRACE_HEADER: TRACE_HEADER_FLAG | TRACE_MESSAGE without TRACE_HEADER_EVENT_TRACE
-            out.kind_ = record_kind::message, out.type_ = header_type::message, fixed = 8;
+            out.bits_.kind = record_kind::message, out.bits_.type = header_type::message, fixed = 8;
             size = etwctl::detail::load<std::uint16_t>(p, 0);
         } else {
             return {rule::trace_record_kind, 0, b3, 0};
@@ -644,29 +649,28 @@ struct record_reader {
         out.bytes_ = data.subspan(at, size);
         std::size_t payload = fixed;
 
-        switch (out.kind_) {
+        switch (out.bits_.kind) {
         case record_kind::system:
         case record_kind::compact:
-            out.version_ = std::to_integer<std::uint8_t>(p[0]);
-            out.hook_ = hook_id(etwctl::detail::load<std::uint16_t>(p, 6));
+            out.bits_.version = std::to_integer<std::uint8_t>(p[0]);
+            out.bits_.hook = hook_id(etwctl::detail::load<std::uint16_t>(p, 6));
             out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
             out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
             out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
             break;
         case record_kind::perfinfo: {
-            out.version_ = std::to_integer<std::uint8_t>(p[0]);
+            out.bits_.version = std::to_integer<std::uint8_t>(p[0]);
             auto const ext = std::to_integer<std::uint8_t>(p[1]);
-            out.pmc_count_ = static_cast<std::uint8_t>(ext & 0x07U);
-            out.has_pebs_ = (ext & 0x80U) != 0;
-            out.hook_ = hook_id(etwctl::detail::load<std::uint16_t>(p, 6));
+            out.bits_.extension = static_cast<std::uint8_t>(ext & 0x87U);
+            out.bits_.hook = hook_id(etwctl::detail::load<std::uint16_t>(p, 6));
             out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 8);
-            payload += 8U * (std::size_t{out.pmc_count_} + (out.has_pebs_ ? 1U : 0U));
+            payload += 8U * (std::size_t{out.pmc_count()} + (out.has_pebs() ? 1U : 0U));
             if (payload > size) return {rule::trace_record_size, 0, size, payload};
             break;
         }
         case record_kind::full:
         case record_kind::instance:
-            out.version_ = etwctl::detail::load<std::uint16_t>(p, 6);
+            out.bits_.version = etwctl::detail::load<std::uint16_t>(p, 6);
             out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
             out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
             out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
@@ -675,7 +679,7 @@ struct record_reader {
             out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, 8);
             out.process_id_ = etwctl::detail::load<std::uint32_t>(p, 0x0C);
             out.timestamp_ = etwctl::detail::load<std::uint64_t>(p, 0x10);
-            out.version_ = std::to_integer<std::uint8_t>(p[0x2A]);
+            out.bits_.version = std::to_integer<std::uint8_t>(p[0x2A]);
             if ((etwctl::detail::load<std::uint16_t>(p, 4) & 0x0001U) != 0) {
                 // the items' chain: each 8-aligned, each inside the record, the last one without linkage
                 std::size_t item = 0x50;
@@ -718,7 +722,7 @@ struct record_reader {
                 out.thread_id_ = etwctl::detail::load<std::uint32_t>(p, sys);
                 out.process_id_ = etwctl::detail::load<std::uint32_t>(p, sys + 4);
             }
-            out.pointer_size_ = (flags & message_flag::pointer32) ? 4 : 8;
+            out.bits_.pointer_size = (flags & message_flag::pointer32) ? 4 : 8;
             payload = o;
             break;
         }

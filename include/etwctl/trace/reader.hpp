@@ -269,7 +269,7 @@ public:
         auto const s = heap_[0].stream;
         auto& st = streams_[s];
         out = st.head;
-        st.delivered = slot_of(s, out.rec.bytes()); // its bytes must outlive the reading that follows
+        st.delivered = st.slot; // its bytes (in the current buffer: in this slot, or in the file) must outlive the reading that follows
         advance(0, st);
         return true;
     }
@@ -656,12 +656,6 @@ private:
         return true;
     }
 
-    /// The slot of the stream that holds `b` (no_slot when it lies in the file).
-    std::size_t slot_of(std::uint32_t s, bytes_view b) const noexcept {
-        if (slot_size_ == 0 || b.data() < slots_.data() || b.data() >= slots_.data() + slots_.size()) return no_slot;
-        auto const i = static_cast<std::size_t>(b.data() - slots_.data()) / slot_size_;
-        return i / stream_slots == s ? i % stream_slots : no_slot;
-    }
     /// The slot the next decompression of a stream uses: neither the current buffer's, nor the one holding
     /// the record next() handed out last, nor a buffer read ahead.
     static std::size_t free_slot(stream const& st) noexcept {
@@ -688,15 +682,18 @@ private:
     /// Reads the stream's next record into its head, moving to its next readable buffer as needed.
     /// False when the stream has no more records.
     ETWCTL_INLINE_ALWAYS bool fetch(stream& st) noexcept {
-        // the common case in line: the next record of the current buffer, read, none taken out of order
+        // the common case in line: the next record of the current buffer, a hook record read_hook reads,
+        // none taken out of order. The end of the buffer's records (its 0xFF fill has no hook type), any
+        // other record, a fault: fetch_any. (st.at <= st.data.size() for a loaded stream: every st.at set
+        // is a buffer's first record or a next record's offset, which read and peek_hook bound by the data.)
         auto const at = st.at;
-        if (st.loaded && st.taken_count == 0 && !at_end_of_records(st.data, at)) {
-            auto const step = record_reader::read(st.data, at, st.head.rec);
-            if (step.what == rule::ok) {
+        auto const left = st.data.size() - at;
+        if (st.loaded && st.taken_count == 0 && left >= 8) {
+            if (std::size_t const advance = record_reader::read_hook(st.data.data() + at, left, st.head.rec)) {
                 auto const ordinal = st.ordinal;
                 st.head_ordinal = ordinal, st.ordinal = ordinal + 1;
                 st.head.offset = static_cast<std::uint32_t>(at);
-                st.at = step.next;
+                st.at = at + advance;
                 return true;
             }
         }
