@@ -270,7 +270,7 @@ public:
         auto& st = streams_[s];
         out = st.head;
         st.delivered = st.slot; // its bytes (in the current buffer: in this slot, or in the file) must outlive the reading that follows
-        advance(0, st);
+        advance_top(st);
         return true;
     }
     /// A record of the look-ahead: the record, and which of its stream's buffers holds it.
@@ -390,6 +390,7 @@ public:
         for (std::size_t i = 0; i < heap_size_; ++i)
             if (heap_[i].stream == stream_index) {
                 advance(i, st);
+                refresh_runner_up();
                 return;
             }
     }
@@ -457,6 +458,7 @@ private:
         std::uint32_t head_ordinal = 0; // the head's place in its buffer
         stack_index index[2]{};         // the current buffer's and the read-ahead one's
         std::uint16_t processor = 0;
+        std::uint64_t key_mask = 0; // its merge key is its head's timestamp & key_mask: 0 for the header buffer's stream (first)
         bool loaded = false;       // data holds the current buffer
         bool live = false;
     };
@@ -592,10 +594,12 @@ private:
             auto& st = streams_[s];
             st.current = st.first;
             st.head.processor = st.processor, st.head.stream = s;
+            st.key_mask = s == 0 ? 0 : ~std::uint64_t{0};
             st.live = fetch(s); // its first readable buffer: an unreadable first buffer does not end the stream
             if (st.live) heap_[heap_size_++] = {key_of(s), s};
         }
         for (std::size_t i = heap_size_; i-- > 0;) sift_down(i);
+        refresh_runner_up();
     }
 
     /// The bytes of entry `e` from its start to its end of data: in the file, or decompressed into `slot`
@@ -934,8 +938,30 @@ private:
         bool const live = fetch(st);
         st.live = live;
         if (!live) return drop(i);
-        heap_[i].timestamp = st.head.stream == 0 ? 0 : st.head.rec.timestamp(); // key_of
+        heap_[i].timestamp = st.head.rec.timestamp() & st.key_mask; // key_of
         sift_down(i);
+    }
+    /// advance() for the stream at the top of the heap (next()): while its key stays before the runner-up's
+    /// (the earliest of the others), the heap is in order as it is, so a stream whose records come first
+    /// runs on with one comparison per record; otherwise it sinks and the runner-up is found again.
+    ETWCTL_INLINE_ALWAYS void advance_top(stream& st) noexcept {
+        bool const live = fetch(st);
+        st.live = live;
+        if (!live) {
+            drop(0);
+            refresh_runner_up();
+            return;
+        }
+        auto& top = heap_[0];
+        top.timestamp = st.head.rec.timestamp() & st.key_mask; // key_of
+        if (before(top, runner_up_)) return;
+        sift_down(0);
+        refresh_runner_up();
+    }
+    /// The earliest key below the top of the heap: one of the top's two children (none: a key after every other).
+    void refresh_runner_up() noexcept {
+        std::size_t const n = heap_size_;
+        runner_up_ = n < 2 ? merge_key{~std::uint64_t{0}, ~std::uint32_t{0}} : n < 3 || before(heap_[1], heap_[2]) ? heap_[1] : heap_[2];
     }
     void drop(std::size_t i) noexcept { // swap with the last
         heap_[i] = heap_[--heap_size_];
@@ -948,7 +974,7 @@ private:
     /// Merge order: the header buffer's stream first, then the earliest timestamp, then the lower stream.
     /// The heap keeps each stream's key beside its index (no look into the stream to compare), the header
     /// buffer's stream with key 0, which no other stream's (key, index) precedes.
-    std::uint64_t key_of(std::uint32_t s) const noexcept { return s == 0 ? 0 : streams_[s].head.rec.timestamp(); }
+    std::uint64_t key_of(std::uint32_t s) const noexcept { return streams_[s].head.rec.timestamp() & streams_[s].key_mask; }
     static bool before(merge_key const& a, merge_key const& b) noexcept {
         return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.stream < b.stream;
     }
@@ -981,6 +1007,7 @@ private:
     std::span<stream> streams_{};
     std::span<merge_key> heap_{};
     std::size_t heap_size_ = 0;
+    merge_key runner_up_{~std::uint64_t{0}, ~std::uint32_t{0}}; // the earliest key below the heap's top (refresh_runner_up)
     std::span<std::byte> slots_{};
     std::size_t slot_size_ = 0;
     loss_report losses_{};
