@@ -2,9 +2,13 @@
 //   touch       the physical limit: a plain loop adding every byte of the decompressed buffers (8 bytes at
 //               a time, four accumulators), over the same buffers the reader walks, held in memory
 //   decompress  decompress_plain_lz77 over every compressed buffer (compressed inputs only)
+//   hand_walk   the best hand-written walk for the walk's job: every record in timestamp order, each
+//               header checked against its buffer, compressed buffers decompressed (the walk's baseline)
 //   walk        reader::next over every record, in timestamp order (decompression included)
+//   dispatch_records  dispatch(record_stream, on<"SampledProfile">, on<"StackWalk">, on<"CSwitch">), each
+//               a trivial sum: every record as it is, a StackWalk record to its own handler
 //   stream      event_stream over the reader, stacks attached (resolved by a stack_cache built beforehand)
-//   dispatch    dispatch(stream, on<"SampledProfile">, on<"StackWalk">, on<"CSwitch">), each a trivial sum
+//   dispatch    the same dispatch over event_stream: each event with its stack
 // Inputs: the real trace (tests/trace/data/net.4.5.2.x86.etl, compressed), a generated profiler trace of
 // 212 MiB (uncompressed) and one of 48 MiB of compressed buffers (tests/trace/support/trace_writer.hpp,
 // deterministic). Every row reports the same byte count (the decompressed record data: each buffer from
