@@ -529,7 +529,8 @@ struct record_access {
         out.timestamp_ = h.timestamp;
         out.payload_offset_ = h.payload_offset;
         out.thread_id_ = h.thread_id, out.process_id_ = h.process_id;
-        out.bits_ = {h.hook, h.version, t.kind, h.type, t.pointer_size, static_cast<std::uint8_t>(h.pmc_count | (h.has_pebs ? 0x80U : 0U))};
+        std::uint64_t const extension = h.pmc_count | (h.has_pebs ? 0x80U : 0U);
+        out.bits_ = std::bit_cast<record_bits>(t.bits | h.hook.value | (std::uint64_t{h.version} << 16) | (extension << 56));
     }
 };
 } // namespace detail
