@@ -203,11 +203,10 @@ inline bool hand_read(hand_cursor& c, std::uint64_t& ts) noexcept {
     c.p = c.end;
     return false;
 }
-/// Moves the cursor to its next readable record, across its buffers (each checked, a compressed one
-/// decompressed into the cursor's scratch); false when it has none.
-inline bool hand_fetch(trace::bytes_view file, std::span<std::uint64_t const> order, std::size_t slot, hand_cursor& c, std::uint64_t& ts) noexcept {
+/// Moves the cursor to its next readable record in its next buffers (each checked, a compressed one
+/// decompressed into the cursor's scratch); false when it has none. Out of line: once per buffer.
+[[gnu::noinline]] bool hand_refill(trace::bytes_view file, std::span<std::uint64_t const> order, std::size_t slot, hand_cursor& c, std::uint64_t& ts) noexcept {
     for (;;) {
-        if (c.p != c.end && hand_read(c, ts)) return true;
         if (c.buffer == c.last) return false;
         auto const o = order[c.buffer++];
         trace::buffer_header const h(file.subspan(o));
@@ -216,6 +215,7 @@ inline bool hand_fetch(trace::bytes_view file, std::span<std::uint64_t const> or
         if (!h.compressed()) {
             if (end > h.buffer_size()) continue;
             c.p = file.data() + o + trace::buffer_header_size, c.end = file.data() + o + end;
+            if (hand_read(c, ts)) return true;
             continue;
         }
         std::size_t const want = end - trace::buffer_header_size;
@@ -224,7 +224,13 @@ inline bool hand_fetch(trace::bytes_view file, std::span<std::uint64_t const> or
                                                     std::span<std::byte>(c.scratch, want));
         if (!r || r.written != want) continue;
         c.p = c.scratch, c.end = c.scratch + want;
+        if (hand_read(c, ts)) return true;
     }
+}
+/// The cursor's next record: in its buffer, in line; else in its next buffers.
+inline bool hand_fetch(trace::bytes_view file, std::span<std::uint64_t const> order, std::size_t slot, hand_cursor& c, std::uint64_t& ts) noexcept {
+    if (c.p != c.end && hand_read(c, ts)) return true;
+    return hand_refill(file, order, slot, c, ts);
 }
 /// The best hand-written walk for the same job: the file's buffers indexed by processor (one pass over
 /// their headers), each processor's buffers in file order (a compressed one decompressed as it is
