@@ -1,6 +1,7 @@
-// Zero heap allocations per event when reading a trace: the reader, event_stream (stacks attached) and the
-// typed dispatch read the whole real trace (tests/trace/data/net.4.5.2.x86.etl, compressed) and generated
-// profiler traces (uncompressed and compressed, with stack keys) after setup, and nothing is allocated.
+// Zero heap allocations per event when reading a trace: the reader, event_stream (stacks attached),
+// record_stream and the typed dispatch read the whole real trace (tests/trace/data/net.4.5.2.x86.etl,
+// compressed) and generated profiler traces (uncompressed and compressed, with stack keys) after setup,
+// and nothing is allocated.
 // The storage the reader and the stack cache use is allocated before counting starts; building the stack
 // cache (its census and its definitions) is counted too.
 //
@@ -104,6 +105,7 @@ struct trace_read_counts {
     std::uint64_t records = 0, events = 0, samples = 0, sample_frames = 0, switches = 0, pmc_values = 0, images = 0, raw = 0, any = 0;
     std::uint64_t definitions = 0, unresolved = 0;
     std::uint64_t faults = 0;
+    std::uint64_t record_events = 0, record_samples = 0, record_frames = 0; // record_stream
 };
 
 /// Opens `file` and allocates the storage (not counted), then counts a whole read: a plain pass over the
@@ -165,7 +167,17 @@ trace_read_counts trace_read_counted(std::span<std::byte const> file) {
             tr::on<"ImageDCStart">([&](tr::image_event const& ev) { c.images += ev.file_name().empty() ? 0U : 1U; }),
             tr::on_raw([&](tr::raw_event const&) { ++c.raw; }));
         c.events = rep.events;
-        c.faults = r.losses().faults + r2.losses().faults + r3.losses().faults;
+
+        // the same records as they are (record_stream): a StackWalk record an event of its own
+        news_before = g_trace_count.news;
+        tr::reader r4(*f, storage);
+        c.setup_news += g_trace_count.news - news_before;
+        tr::record_stream rs(r4);
+        auto const rep4 = tr::dispatch(
+            rs, tr::on<"SampledProfile">([&](tr::sampled_profile const&) { ++c.record_samples; }),
+            tr::on<"StackWalk">([&](tr::stack_walk_event const& ev) { c.record_frames += ev.stack().size(); }));
+        c.record_events = rep4.events;
+        c.faults = r.losses().faults + r2.losses().faults + r3.losses().faults + r4.losses().faults;
     }
     trace_stop();
     c.news = g_trace_count.news;
@@ -187,6 +199,9 @@ TEST_CASE("trace alloc: reading the real trace (compressed) allocates nothing: r
     CHECK(c.deletes == 0);
     CHECK(c.records > 100'000); // the whole file was read
     CHECK(c.samples > 0);
+    CHECK(c.record_events == c.records); // record_stream: every record an event
+    CHECK(c.record_samples == c.samples);
+    CHECK(c.record_frames > 0);
     CHECK(c.any == c.events);
     CHECK(c.faults == 0);
 }
@@ -210,6 +225,9 @@ TEST_CASE("trace alloc: reading generated profiler traces allocates nothing (unc
         CHECK(c.definitions == g.counts.hook_count(etwctl_test::hook::stack_key_delete) + g.counts.hook_count(etwctl_test::hook::stack_key_rundown));
         CHECK(c.unresolved == 0); // every key reference found its definition in the cache
         CHECK(c.raw == 0);
+        CHECK(c.record_events == c.records);
+        CHECK(c.record_samples == c.samples);
+        CHECK(c.record_frames > 5 * c.samples); // each StackWalk record's own frames
         CHECK(c.faults == 0);
     }
 }
