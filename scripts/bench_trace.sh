@@ -10,7 +10,9 @@
 # build/bench-<compiler>, the directories scripts/bench.sh uses, configured the same way), then
 #   time          Google Benchmark, niced, BENCH_REPETITIONS (default 5) repetitions of every case on
 #                 every input (the real trace, a generated 212 MiB uncompressed trace, a generated one of
-#                 48 MiB of compressed buffers); the median of the repetitions, and their spread
+#                 48 MiB of compressed buffers), the repetitions of all cases interleaved in a random
+#                 order (a busy spell of the shared machine spreads over the cases instead of falling on
+#                 one); the median of the repetitions, and their spread
 #   instructions  callgrind on `etwctl_bench_trace --ir CASE INPUT` (one counted run after an uncounted
 #                 one): instructions per event, deterministic, on the real trace and on a 16 MiB generated
 #                 trace (BENCH_TRACE_IR="case/input ...", default below; BENCH_TRACE_IR=none skips it)
@@ -74,7 +76,7 @@ for cxx in $compilers; do
     bin="$dir/benchmarks/etwctl_bench_trace"
 
     echo "== $cxx: Google Benchmark ($reps repetitions; generates 260 MiB of traces first)" >&2
-    run "$bin" --benchmark_repetitions="$reps" --benchmark_min_time="$min_time" \
+    run "$bin" --benchmark_repetitions="$reps" --benchmark_min_time="$min_time" --benchmark_enable_random_interleaving=true \
         --benchmark_out="$work/gb.$tag.json" --benchmark_out_format=json >/dev/null 2>"$work/gb.$tag.log" ||
         { cat "$work/gb.$tag.log" >&2; exit 1; }
 
