@@ -700,48 +700,60 @@ TEST_CASE("reader: event records with every extended data item type, read back b
     REQUIRE(f.has_value());
     if (!f) return;
     byte_vector storage(tr::reader::storage_size(*f));
-    tr::reader rd(*f, storage);
-    tr::event_stream s(rd);
-    tr::event e;
-    std::size_t k = 0;
-    while (s.next(e)) {
-        if (e.rec().kind() != tr::record_kind::event) continue;
-        INFO("event " << k);
-        bool const has = k++ < 2;
-        REQUIRE(e.pmc().size() == (has ? std::size(counters) : 0U));
-        for (std::size_t i = 0; i < e.pmc().size(); ++i) CHECK(e.pmc()[i] == counters[i]);
-        etwctl::guid related{};
-        std::uint32_t session = 0;
-        tr::bytes_view sid{};
-        std::uint64_t event_key = 0, start_key = 0, pebs = 0;
-        CHECK(e.related_activity_id(related) == has);
-        CHECK(e.session_id(session) == has);
-        CHECK(e.sid(sid) == has);
-        CHECK(e.event_key(event_key) == has);
-        CHECK(e.process_start_key(start_key) == has);
-        CHECK(e.pebs_index(pebs) == has);
-        if (!has) {
-            CHECK(e.stack().empty());
-            CHECK(e.stack().unresolved_keys() == 0);
-            continue;
+    // event_stream and record_stream alike: an EVENT_HEADER event's stack is its own items
+    auto const check_events = [&](auto& s) {
+        tr::event e;
+        std::size_t k = 0;
+        while (s.next(e)) {
+            if (e.rec().kind() != tr::record_kind::event) continue;
+            INFO("event " << k);
+            bool const has = k++ < 2;
+            REQUIRE(e.pmc().size() == (has ? std::size(counters) : 0U));
+            for (std::size_t i = 0; i < e.pmc().size(); ++i) CHECK(e.pmc()[i] == counters[i]);
+            etwctl::guid related{};
+            std::uint32_t session = 0;
+            tr::bytes_view sid{};
+            std::uint64_t event_key = 0, start_key = 0, pebs = 0;
+            CHECK(e.related_activity_id(related) == has);
+            CHECK(e.session_id(session) == has);
+            CHECK(e.sid(sid) == has);
+            CHECK(e.event_key(event_key) == has);
+            CHECK(e.process_start_key(start_key) == has);
+            CHECK(e.pebs_index(pebs) == has);
+            if (!has) {
+                CHECK(e.stack().empty());
+                CHECK(e.stack().unresolved_keys() == 0);
+                continue;
+            }
+            CHECK(rt_guid_is(related, rt_guid(0xAC71)));
+            CHECK(session == 3); // the first TS_ID item, not the empty second one
+            CHECK(rt_same(sid, tw::sid_bytes(5, subs)));
+            CHECK(event_key == 0xFEDCBA9876543210ULL);
+            CHECK(start_key == 0x0004000000000123ULL);
+            CHECK(pebs == 0x0123456789ABCDEFULL);
+            std::vector<std::uint64_t> frames;
+            for (auto x : e.stack()) frames.push_back(x);
+            std::vector<std::uint64_t> want(std::begin(frames32), std::end(frames32));
+            want.insert(want.end(), std::begin(frames64), std::end(frames64));
+            CHECK(frames == want);
+            REQUIRE(e.stack().parts().size() == 2);
+            CHECK(e.stack().parts()[0].pointer_size == 4);
+            CHECK(e.stack().parts()[1].pointer_size == 8);
+            CHECK(e.stack().unresolved_keys() == 2); // STACK_KEY32 and STACK_KEY64
         }
-        CHECK(rt_guid_is(related, rt_guid(0xAC71)));
-        CHECK(session == 3); // the first TS_ID item, not the empty second one
-        CHECK(rt_same(sid, tw::sid_bytes(5, subs)));
-        CHECK(event_key == 0xFEDCBA9876543210ULL);
-        CHECK(start_key == 0x0004000000000123ULL);
-        CHECK(pebs == 0x0123456789ABCDEFULL);
-        std::vector<std::uint64_t> frames;
-        for (auto x : e.stack()) frames.push_back(x);
-        std::vector<std::uint64_t> want(std::begin(frames32), std::end(frames32));
-        want.insert(want.end(), std::begin(frames64), std::end(frames64));
-        CHECK(frames == want);
-        REQUIRE(e.stack().parts().size() == 2);
-        CHECK(e.stack().parts()[0].pointer_size == 4);
-        CHECK(e.stack().parts()[1].pointer_size == 8);
-        CHECK(e.stack().unresolved_keys() == 2); // STACK_KEY32 and STACK_KEY64
+        CHECK(k == 3);
+    };
+    {
+        tr::reader rd(*f, storage);
+        tr::event_stream s(rd);
+        check_events(s);
     }
-    CHECK(k == 3);
+    {
+        INFO("record_stream");
+        tr::reader rd(*f, storage);
+        tr::record_stream s(rd);
+        check_events(s);
+    }
 }
 
 TEST_CASE("reader: message (WPP) records with each option flag") {
@@ -1444,29 +1456,6 @@ TEST_CASE("reader: record_stream hands out every record as it is, a StackWalk re
     rt_check_record_stream(tw::generate_profile_trace(400'000, o, 24));
     o.pointer_size = 4, o.compress = true, o.processors = 4;
     rt_check_record_stream(tw::generate_profile_trace(300'000, o, 25));
-}
-
-TEST_CASE("reader: record_stream gives an EVENT_HEADER event its own stack items") {
-    std::uint64_t const frames64[] = {0xFFFFF80012345678ULL, 0x00007FF612340000ULL, 0x00007FF612345678ULL};
-    std::vector<tw::ext_item> items;
-    items.push_back(tw::stack_trace_item(8, 0x55, frames64));
-    tw::trace_writer w;
-    tw::trace_writer::event_fields ef{.provider = rt_guid(0x5EED), .id = 7, .tid = 0x123, .pid = 0x456, .ts = 6'000'000};
-    w.event(0, ef, items, rt_pattern(8, 1));
-    auto const t = rt_finish(w);
-    auto f = tr::trace_file::open(t.file);
-    REQUIRE(f.has_value());
-    byte_vector storage(tr::reader::storage_size(*f));
-    tr::reader r(*f, storage);
-    tr::record_stream s(r);
-    tr::event e;
-    std::size_t events = 0;
-    while (s.next(e)) {
-        if (e.rec().kind() != tr::record_kind::event) continue;
-        ++events;
-        CHECK(rt_frames_of(e.stack()) == std::vector<std::uint64_t>(std::begin(frames64), std::end(frames64)));
-    }
-    CHECK(events == 1);
 }
 
 // ---- stacks and counters, written by hand --------------------------------------------------------------
