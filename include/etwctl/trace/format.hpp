@@ -301,13 +301,13 @@ public:
     guid event_guid() const noexcept { return guid_at() ? load_guid(guid_at()) : guid{}; }
     std::uint8_t opcode() const noexcept {
         return bits_.kind == record_kind::full || bits_.kind == record_kind::instance ? load<std::uint8_t>(4)
-               : bits_.kind == record_kind::event                                 ? load<std::uint8_t>(0x2D)
-                                                                             : 0;
+               : bits_.kind == record_kind::event                                     ? load<std::uint8_t>(0x2D)
+                                                                                      : 0;
     }
     std::uint8_t level() const noexcept {
         return bits_.kind == record_kind::full || bits_.kind == record_kind::instance ? load<std::uint8_t>(5)
-               : bits_.kind == record_kind::event                                 ? load<std::uint8_t>(0x2C)
-                                                                             : 0;
+               : bits_.kind == record_kind::event                                     ? load<std::uint8_t>(0x2C)
+                                                                                      : 0;
     }
 
     /// event records: the provider, the EVENT_DESCRIPTOR, EVENT_HEADER's Flags and EventProperty, the
