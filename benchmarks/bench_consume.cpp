@@ -263,6 +263,139 @@ void paired_callback(void* context, event_record_layout const& r) noexcept {
     }
 }
 
+// ---- the held callback: the best hand-written consumer that delivers what consume delivers --------------
+//
+// consume's contract: each event delivered once, complete (its fields and its whole stack visible at once,
+// so a handler can key a map by the stack or print it), in the order the events arrived. A hand-written
+// callback with that contract, for these two handlers: each SampledProfile and CSwitch is held in a FIFO
+// (the fields its handler reads, taken at arrival; the record ordinal, timestamp and thread its stack
+// names) and its processor's ring of takers; a stack record matched on arrival by consume's rule has its
+// frames copied into the event's own fixed frame area (a stack-key reference is a part without frames);
+// the oldest held event is delivered once complete (two parts, or its processor has logged 9 records
+// since), and every held event at the end. The same checksum as consume and paired.
+struct held_event {
+    std::uint64_t timestamp = 0;
+    std::uint64_t value = 0;         // SampledProfile: InstructionPointer ^ ThreadId; CSwitch: NewThreadId
+    std::uint32_t thread_id = 0, ordinal = 0;
+    std::uint16_t processor = 0;
+    std::uint8_t parts = 0, pointer_size = 8;
+    bool sample = false;
+    std::uint32_t frames = 0;        // bytes copied into `area`
+    static constexpr std::size_t capacity = 2 * 256 * 8; // two parts of up to 256 frames
+    std::byte area[capacity];
+};
+struct held_processor {
+    static constexpr std::size_t ring = 4;
+    std::uint32_t takers[ring]{}; // FIFO sequence numbers of its latest held events
+    std::uint32_t ordinal = 0;
+    std::uint8_t next = 0, count = 0;
+};
+struct held_state {
+    static constexpr std::size_t window = 256; // a power of two
+    std::uint64_t sum = 0, truncated = 0;
+    std::uint32_t pushed = 0, delivered = 0;
+    // the oldest held event's processor and the ordinal past which it is complete (no stack can follow)
+    std::uint32_t head_processor = ~0U, head_deadline = 0;
+    held_processor processors[64]{};
+    std::unique_ptr<held_event[]> storage{new held_event[window]};
+    held_event* events = nullptr; // storage's, read without the unique_ptr
+    held_state() noexcept : events(storage.get()) {}
+    void deliver(held_event const& e) noexcept {
+        sum += e.value;
+        if (e.sample && e.frames != 0) { // the stack's size and first frame
+            std::uint64_t first = 0;
+            std::memcpy(&first, e.area, e.pointer_size);
+            sum += e.frames / e.pointer_size + first;
+        }
+    }
+    void new_head() noexcept {
+        if (delivered == pushed) {
+            head_processor = ~0U;
+            return;
+        }
+        auto const& e = events[delivered % window];
+        head_processor = e.processor % 64;
+        head_deadline = e.ordinal + 9;
+    }
+    /// Delivers the oldest held events while they are complete.
+    void deliver_complete() noexcept {
+        while (delivered != pushed) {
+            auto const& e = events[delivered % window];
+            if (e.parts < 2 && processors[e.processor % 64].ordinal <= e.ordinal + 9) break;
+            deliver(e);
+            ++delivered;
+        }
+        new_head();
+    }
+};
+
+void held_callback(void* context, event_record_layout const& r) noexcept {
+    auto& st = *static_cast<held_state*>(context);
+    auto const& h = r.event_header;
+    std::uint16_t const processor = r.buffer_context.processor_index;
+    auto& proc = st.processors[processor % 64];
+    std::uint32_t const ordinal = ++proc.ordinal;
+    bool const head_due = processor % 64 == st.head_processor && ordinal > st.head_deadline;
+    raw_record const x(r);
+    std::uint64_t value = 0;
+    std::uint32_t tid = h.thread_id;
+    bool sample = false;
+    if (x.is(perfinfo_words) && x.op == 46 && r.user_data_length >= x.p + 4) {
+        tid = raw_load<std::uint32_t>(r.user_data, x.p); // SampledProfile: InstructionPointer, ThreadId
+        value = x.ptr(0) ^ tid;
+        sample = true;
+    } else if (x.is(thread_words) && x.op == 36 && r.user_data_length >= 4) {
+        value = raw_load<std::uint32_t>(r.user_data, 0); // CSwitch.NewThreadId
+    } else {
+        if (x.is(stackwalk_words) && (x.op == 32 || x.op == 37 || x.op == 38) && r.user_data_length >= 0x10 &&
+            (x.op == 32 || r.user_data_length >= 0x10 + x.p)) { // StackWalk, StackKeyKernel, StackKeyUser (with its key)
+            auto const ts = raw_load<std::uint64_t>(r.user_data, 0);
+            auto const stack_tid = raw_load<std::uint32_t>(r.user_data, 0x0C);
+            // the oldest held event it names within the look-ahead takes it: the ring oldest first
+            held_event* found = nullptr;
+            for (std::size_t i = proc.count; i != 0; --i) {
+                std::uint32_t const seq = proc.takers[(proc.next - i) % held_processor::ring];
+                if (seq - st.delivered >= st.pushed - st.delivered) continue; // delivered already
+                auto& e = st.events[seq % held_state::window];
+                if (ordinal - e.ordinal > 9 || e.timestamp != ts || e.thread_id != stack_tid || e.parts >= 2) continue;
+                found = &e;
+                break;
+            }
+            if (found) {
+                ++found->parts;
+                if (x.op == 32) {
+                    std::size_t n = (r.user_data_length - 0x10U) / x.p * x.p;
+                    if (n > held_event::capacity - found->frames) n = held_event::capacity - found->frames, ++st.truncated;
+                    std::memcpy(found->area + found->frames, static_cast<std::byte const*>(r.user_data) + 0x10, n);
+                    found->frames += static_cast<std::uint32_t>(n);
+                }
+                if (found->parts == 2 && found == &st.events[st.delivered % held_state::window]) st.deliver_complete();
+            }
+        }
+        if (head_due) st.deliver_complete();
+        return;
+    }
+    if (head_due) st.deliver_complete();
+    if (st.pushed - st.delivered == held_state::window) {
+        st.deliver(st.events[st.delivered++ % held_state::window]);
+        st.deliver_complete();
+    }
+    auto& e = st.events[st.pushed % held_state::window];
+    e.timestamp = static_cast<std::uint64_t>(h.time_stamp);
+    e.value = value;
+    e.thread_id = tid;
+    e.ordinal = ordinal;
+    e.processor = processor;
+    e.parts = 0;
+    e.pointer_size = static_cast<std::uint8_t>(x.p);
+    e.sample = sample;
+    e.frames = 0;
+    proc.takers[proc.next] = st.pushed++;
+    proc.next = static_cast<std::uint8_t>((proc.next + 1) % held_processor::ring);
+    if (proc.count < held_processor::ring) ++proc.count;
+    if (st.head_processor == ~0U) st.new_head();
+}
+
 /// A hand-written callback over every record, as the kernel double's ProcessTrace calls it; its checksum.
 template <class State>
 std::uint64_t run_callback(input& in, void (*callback)(void*, event_record_layout const&) noexcept) {
@@ -277,6 +410,17 @@ std::uint64_t run_callback(input& in, void (*callback)(void*, event_record_layou
 }
 std::uint64_t run_raw(input& in) { return run_callback<raw_state>(in, &raw_callback); }
 std::uint64_t run_paired(input& in) { return run_callback<paired_state>(in, &paired_callback); }
+std::uint64_t run_held(input& in) {
+    held_state st;
+    etwctl::event_record_sink sink{&held_callback, &st};
+    for (auto& r : in.records) {
+        r.user_context = &sink;
+        etwctl::call_event_record_sink(&r);
+    }
+    while (st.delivered != st.pushed) st.deliver(st.events[st.delivered++ % held_state::window]); // ProcessTrace returned
+    benchmark::DoNotOptimize(st.sum);
+    return st.sum;
+}
 
 std::uint64_t run_consume(input& in, std::vector<std::byte>& storage, std::uint64_t& events) {
     replay_kernel k{&in};
@@ -340,8 +484,8 @@ private:
     int fd_ = -1;
 };
 
-enum class kind { raw, paired, consume };
-char const* kind_name(kind k) { return k == kind::raw ? "raw" : k == kind::paired ? "paired" : "consume"; }
+enum class kind { raw, paired, held, consume };
+char const* kind_name(kind k) { return k == kind::raw ? "raw" : k == kind::paired ? "paired" : k == kind::held ? "held" : "consume"; }
 
 void bench(benchmark::State& state, kind k, std::string const& input_name) {
     input& in = get(input_name);
@@ -356,6 +500,7 @@ void bench(benchmark::State& state, kind k, std::string const& input_name) {
         counter.start();
         if (k == kind::raw) run_raw(in);
         else if (k == kind::paired) run_paired(in);
+        else if (k == kind::held) run_held(in);
         else run_consume(in, storage, events);
         instructions += counter.stop();
         ++runs;
@@ -370,7 +515,7 @@ void bench(benchmark::State& state, kind k, std::string const& input_name) {
 
 void register_all() {
     for (char const* input_name : {"real", "generated"})
-        for (kind k : {kind::raw, kind::paired, kind::consume})
+        for (kind k : {kind::raw, kind::paired, kind::held, kind::consume})
             benchmark::RegisterBenchmark((std::string(kind_name(k)) + "/" + input_name).c_str(),
                                          [k, n = std::string(input_name)](benchmark::State& s) { bench(s, k, n); })
                 ->Unit(benchmark::kMillisecond);
@@ -378,7 +523,7 @@ void register_all() {
 
 /// --ir CASE INPUT: one uncounted run, then one between callgrind's collection toggles.
 int instructions(std::string_view case_name, std::string const& input_name) {
-    if (case_name != "raw" && case_name != "paired" && case_name != "consume") {
+    if (case_name != "raw" && case_name != "paired" && case_name != "held" && case_name != "consume") {
         std::fprintf(stderr, "unknown case %.*s\n", static_cast<int>(case_name.size()), case_name.data());
         return 2;
     }
@@ -390,7 +535,7 @@ int instructions(std::string_view case_name, std::string const& input_name) {
     std::vector<std::byte> storage(trace::event_record_stream::storage_size());
     std::uint64_t events = 0;
     auto const run = [&] {
-        return case_name == "raw" ? run_raw(in) : case_name == "paired" ? run_paired(in) : run_consume(in, storage, events);
+        return case_name == "raw" ? run_raw(in) : case_name == "paired" ? run_paired(in) : case_name == "held" ? run_held(in) : run_consume(in, storage, events);
     };
     std::uint64_t sum = run(); // warm-up
 #if ETWCTL_BENCH_HAVE_CALLGRIND

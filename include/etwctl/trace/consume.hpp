@@ -200,13 +200,21 @@ inline void er_put_guid(std::byte* p, std::size_t o, guid const& g) noexcept {
 
 namespace detail {
 
-/// Copies n bytes; short copies (a kernel event's payload is mostly 8 to 48 bytes) without a call.
+/// Copies n bytes; short copies (a kernel event's payload is mostly 8 to 48 bytes) without a call, as two
+/// overlapping loads and stores of the largest width that fits (nothing read or written outside the n
+/// bytes).
 inline void copy_bytes(std::byte* to, std::byte const* from, std::size_t n) noexcept {
-    if (n > 64) {
-        std::memcpy(to, from, n);
-        return;
-    }
-    for (; n >= 8; n -= 8, to += 8, from += 8) std::memcpy(to, from, 8);
+    auto const two = [&]<std::size_t W>(std::integral_constant<std::size_t, W>) noexcept {
+        unsigned char a[W], b[W];
+        std::memcpy(a, from, W);
+        std::memcpy(b, from + n - W, W);
+        std::memcpy(to, a, W);
+        std::memcpy(to + n - W, b, W);
+    };
+    if (n > 32) return (void)std::memcpy(to, from, n);
+    if (n >= 16) return two(std::integral_constant<std::size_t, 16>{});
+    if (n >= 8) return two(std::integral_constant<std::size_t, 8>{});
+    if (n >= 4) return two(std::integral_constant<std::size_t, 4>{});
     for (; n != 0; --n) *to++ = *from++;
 }
 
@@ -217,6 +225,12 @@ inline bool rebuildable(event_record_layout const& er) noexcept {
            (er.user_data_length == 0 || er.user_data != nullptr);
 }
 
+/// The record_bits of a rebuilt hook record's header type, without hook, version and PMC / PEBS byte:
+/// [perfinfo][32-bit] (record_types, the table record_reader::read takes them from).
+inline constexpr std::uint64_t hook_type_bits[2][2] = {
+    {record_types.at[header_type::system64].bits, record_types.at[header_type::system32].bits},
+    {record_types.at[header_type::perfinfo64].bits, record_types.at[header_type::perfinfo32].bits}};
+
 /// rebuild_record for a classic kernel record (its hook known): SYSTEM_TRACE_HEADER, or
 /// PERFINFO_TRACE_HEADER for a record without thread and process. The record is set from the values
 /// written (what record_reader::read decodes from them), not read back.
@@ -224,51 +238,58 @@ inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id ho
     auto const& h = er.event_header;
     if (!rebuildable(er)) return 0;
     bool const p4 = (h.flags & event_header_flag::header_32_bit) != 0;
-    bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data_length);
+    auto const* const payload = static_cast<std::byte const*>(er.user_data);
+    std::size_t const payload_size = er.user_data_length;
     auto const ts = static_cast<std::uint64_t>(h.time_stamp);
     std::byte* const p = out.data();
-    bytes_view pebs{}, pmc{};
-    for (std::size_t i = 0; i < er.extended_data_count; ++i) {
-        if (er.extended_data[i].ext_type == ext_type::pebs_index) pebs = er_item_data(er, i).first((std::min)(std::size_t{8}, std::size_t{er.extended_data[i].data_size}));
-        else if (er.extended_data[i].ext_type == ext_type::pmc_counters) pmc = er_item_data(er, i);
-    }
     bool const perfinfo = h.thread_id == no_id && h.process_id == no_id;
-    std::size_t const pmc_count = (std::min)(pmc.size() / 8, std::size_t{7});
-    bool const has_pebs = pebs.size() == 8;
+    std::uint64_t const version = h.event_descriptor.version;
+    if (perfinfo && er.extended_data_count == 0) {
+        // the common sample: PERFINFO_TRACE_HEADER, no counters (out holds 0x50 + the payload: push's bound)
+        std::size_t const size = 0x10U + payload_size;
+        if (size > 0xFFFF) return 0; // a record's size is a u16
+        std::uint8_t const type = p4 ? header_type::perfinfo32 : header_type::perfinfo64;
+        er_put64(p, 0, version | (std::uint64_t{type} << 16) | (std::uint64_t{0xC0} << 24) | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
+        er_put64(p, 8, ts);
+        copy_bytes(p + 0x10, payload, payload_size);
+        record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16), ts, 0x10, no_id, no_id);
+        return size;
+    }
+    std::byte const* pebs = nullptr;
+    bytes_view pmc{};
+    for (std::size_t i = 0; i < er.extended_data_count; ++i) {
+        if (er.extended_data[i].ext_type == ext_type::pebs_index) {
+            if (er.extended_data[i].data_size >= 8) pebs = er_item_data(er, i).data();
+        } else if (er.extended_data[i].ext_type == ext_type::pmc_counters) {
+            pmc = er_item_data(er, i);
+        }
+    }
+    // a system record has its fixed 0x20 bytes; a perfinfo record 0x10, the PEBS index and the PMC values
+    std::size_t const pmc_count = perfinfo ? (std::min)(pmc.size() / 8, std::size_t{7}) : 0;
+    bool const has_pebs = perfinfo && pebs != nullptr;
     std::size_t const fixed = perfinfo ? 0x10U + (has_pebs ? 8U : 0U) + 8U * pmc_count : 0x20U;
-    std::size_t const size = fixed + payload.size();
+    std::size_t const size = fixed + payload_size;
     if (size > 0xFFFF || size > out.size()) return 0;
-    record_access::hook_header f;
-    f.hook = hook;
-    f.timestamp = ts;
-    f.payload_offset = static_cast<std::uint32_t>(fixed);
-    f.version = h.event_descriptor.version;
     // the first 8 bytes: version, PMC count / PEBS flag, header type, 0xC0, size, hook
-    std::uint64_t word = std::uint64_t{h.event_descriptor.version} | (std::uint64_t{0xC0} << 24) | (std::uint64_t{size} << 32) |
-                         (std::uint64_t{hook.value} << 48);
+    std::uint64_t const extension = pmc_count | (has_pebs ? 0x80U : 0U);
+    std::uint8_t const type = perfinfo ? (p4 ? header_type::perfinfo32 : header_type::perfinfo64) : (p4 ? header_type::system32 : header_type::system64);
+    er_put64(p, 0, version | (extension << 8) | (std::uint64_t{type} << 16) | (std::uint64_t{0xC0} << 24) | (std::uint64_t{size} << 32) |
+                       (std::uint64_t{hook.value} << 48));
     if (perfinfo) {
-        f.type = p4 ? header_type::perfinfo32 : header_type::perfinfo64;
-        f.pmc_count = static_cast<std::uint8_t>(pmc_count);
-        f.has_pebs = has_pebs;
-        word |= std::uint64_t{static_cast<std::uint8_t>(pmc_count | (has_pebs ? 0x80U : 0U))} << 8 | std::uint64_t{f.type} << 16;
-        er_put64(p, 0, word);
         er_put64(p, 8, ts);
         std::size_t at = 0x10;
-        if (has_pebs) copy_bytes(p + at, pebs.data(), 8), at += 8;
+        if (has_pebs) std::memcpy(p + at, pebs, 8), at += 8;
         if (pmc_count != 0) copy_bytes(p + at, pmc.data(), 8 * pmc_count);
     } else {
-        f.type = p4 ? header_type::system32 : header_type::system64;
-        f.thread_id = h.thread_id, f.process_id = h.process_id;
-        word |= std::uint64_t{f.type} << 16;
-        er_put64(p, 0, word);
         er_put32(p, 8, h.thread_id);
         er_put32(p, 0x0C, h.process_id);
         er_put64(p, 0x10, ts);
         er_put32(p, 0x18, h.kernel_time);
         er_put32(p, 0x1C, h.user_time);
     }
-    copy_bytes(p + fixed, payload.data(), payload.size());
-    record_access::set(rec, bytes_view(p, size), f);
+    copy_bytes(p + fixed, payload, payload_size);
+    record_access::set(rec, bytes_view(p, size), hook_type_bits[perfinfo][p4] | hook.value | (version << 16) | (extension << 56), ts,
+                       static_cast<std::uint32_t>(fixed), h.thread_id, h.process_id);
     return size;
 }
 
@@ -414,11 +435,9 @@ public:
         bool const stack_record = has_hook && hook.group() == etwctl::detail::stackwalk_group;
         bool const attached = stack_record && attach(er, hook, pr, processor, ordinal);
         // the oldest held event (not complete after the last record) is complete now only if this record is
-        // on its processor, gave it a stack part, or it has just become the oldest
-        if (held_ != 0 && (attached || head_changed_ || oldest().processor % processor_slots == processor % processor_slots)) {
-            while (held_ != 0 && complete(oldest())) deliver_oldest(deliver);
-            head_changed_ = false;
-        }
+        // on its processor and past its look-ahead, or gave it its last stack part
+        if ((processor % processor_slots == head_processor_ && ordinal - head_ordinal_ > look) || (attached && held_ != 0 && oldest().parts >= stack_view::max_parts))
+            drain(deliver);
         if (attached) return;
         bool const want = has_hook ? wanted(hook) : want_unhooked;
         if (!want) {
@@ -429,7 +448,7 @@ public:
             pr.note({ts, stack_thread_of(hook, h.thread_id, payload, p), ordinal, processor, true, 0, 0});
             return;
         }
-        if (held_ == window_) deliver_oldest(deliver);
+        if (held_ == window_) deliver_oldest(deliver), drain(deliver);
         // the record's size is at most the largest header (0x50), the items and the payload
         std::size_t bound = 0x50U + er.user_data_length;
         for (std::size_t i = 0; er.extended_data && i < er.extended_data_count; ++i) bound += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
@@ -440,6 +459,7 @@ public:
                 return;
             }
             deliver_oldest(deliver);
+            drain(deliver);
         }
         // the event is built in its slot: the record rebuilt into it, the rest reset
         auto& s = slots_[pushed_ & slot_mask];
@@ -469,12 +489,13 @@ public:
         if (s.takes) pr.note({ts, s.tid, ordinal, processor, false, 0, static_cast<std::uint32_t>(pushed_)});
         ++pushed_;
         ++held_;
-        if (held_ == 1 && complete(s)) deliver_oldest(deliver);
+        if (held_ == 1) drain(deliver);
     }
     /// Delivers every held event (ProcessTrace returned).
     template <class F>
     void finish(F&& deliver) noexcept {
         while (held_ != 0) deliver_oldest(deliver);
+        head_processor_ = no_head;
     }
 
     trace::clock const& clock() const noexcept { return clock_; }
@@ -584,20 +605,21 @@ private:
     /// A StackWalk / stack-key record naming an event its processor remembers: its frames are copied for
     /// that event (or the part is counted for one not wanted).
     bool attach(event_record_layout const& er, hook_id hook, processor_state& pr, std::uint16_t processor, std::uint32_t ordinal) noexcept {
-        auto const& h = er.event_header;
-        bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
-        reader::stack_owner const owner = reader::stack_owner_of(hook, payload); // the event it names
-        if (!owner) return false;
-        std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
-        if (hook != stack_walk_hook && payload.size() < 0x10U + p) return false; // a key reference too short for its key
+        // the event it names (reader::stack_owner_of): EventTimeStamp at 0, StackThread at 0x0C; a key
+        // reference needs its key after them
+        std::size_t const size = er.user_data ? er.user_data_length : 0U;
+        auto const* const payload = static_cast<std::byte const*>(er.user_data);
+        std::uint8_t const p = (er.event_header.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
+        bool const walk = hook == stack_walk_hook;
+        if (!reader::is_stack_hook(hook) || size < (walk ? 0x10U : 0x10U + p)) return false;
+        std::uint64_t const event_time_stamp = etwctl::detail::load<std::uint64_t>(payload, 0);
+        std::uint32_t const stack_thread = etwctl::detail::load<std::uint32_t>(payload, 0x0C);
         // a stack follows its event on the event's processor, within the records event_stream looks at for
         // a file (the next one and reader::max_look_ahead after it); the oldest event it names takes it, as
-        // the file's first event to look ahead does (several events may carry one timestamp and thread)
-        std::uint64_t const event_time_stamp = owner.timestamp;
-        std::uint32_t const stack_thread = owner.thread_id;
-        taker* found = nullptr;
-        // newest first: a taker further back than the look-ahead ends the search (those before it are older
+        // the file's first event to look ahead does (several events may carry one timestamp and thread).
+        // Newest first: a taker further back than the look-ahead ends the search (those before it are older
         // still); while the ring is in timestamp order, so does one older than the stack's EventTimeStamp
+        taker* found = nullptr;
         for (std::size_t k = 1; k <= pr.count; ++k) {
             auto& t = pr.takers[(pr.next - k) & (processor_state::ring - 1)];
             if (ordinal - t.ordinal > look) break;
@@ -618,24 +640,36 @@ private:
         }
         auto& s = slots_[found->seq & slot_mask];
         ++s.parts;
-        if (hook != stack_walk_hook) {
+        if (!walk) {
             s.e.stack_parts().add_unresolved(); // a stack-cache key: its frames come later, in a Delete or Rundown record
             return true;
         }
-        auto const frames = stack_walk_frames(payload, p);
+        std::size_t const n = (size - 0x10U) & ~std::size_t{p - 1U}; // whole frames (stack_walk_frames)
         std::size_t at = 0;
-        if (!allocate(frames.size(), at)) {
+        if (!allocate(n, at)) {
             ++stacks_dropped_;
             return true;
         }
-        if (!frames.empty()) std::memcpy(storage_.data() + at, frames.data(), frames.size());
-        s.e.stack_parts().add(bytes_view(storage_.data() + at, frames.size()), p);
+        if (n != 0) std::memcpy(storage_.data() + at, payload + 0x10, n);
+        s.e.stack_parts().add(bytes_view(storage_.data() + at, n), p);
         return true;
+    }
+    /// Delivers the oldest held events while they are complete, then notes when the next one will be (its
+    /// processor and ordinal: it is complete once that processor is past its look-ahead, or it has all its
+    /// parts, which attach sees).
+    template <class F>
+    void drain(F& deliver) noexcept {
+        while (held_ != 0 && complete(oldest())) deliver_oldest(deliver);
+        if (held_ == 0) {
+            head_processor_ = no_head;
+            return;
+        }
+        head_processor_ = static_cast<std::uint16_t>(oldest().processor % processor_slots);
+        head_ordinal_ = oldest().ordinal;
     }
     template <class F>
     void deliver_oldest(F& deliver) noexcept {
         deliver(oldest().e);
-        head_changed_ = true;
         if (--held_ == 0) return reset();
         std::size_t const next = oldest().start;
         if (wrapped_ && next < head_) wrapped_ = false; // the oldest now lies in the wrapped part
@@ -656,8 +690,10 @@ private:
     slot slots_[max_window]{};
     std::uint64_t pushed_ = 0; ///< events held so far: the oldest held is pushed_ - held_, at (pushed_ - held_) & slot_mask
     std::size_t held_ = 0;
-    bool head_changed_ = false; ///< an event was delivered since the oldest one was last found not complete
     static constexpr std::size_t processor_slots = 256; // more processors share a state: the look-ahead only widens
+    static constexpr std::uint16_t no_head = processor_slots; ///< head_processor_ when nothing is held
+    std::uint16_t head_processor_ = no_head; ///< the oldest held event's processor slot (no_head: none held)
+    std::uint32_t head_ordinal_ = 0;         ///< and its place among that processor's records
     processor_state processors_[processor_slots]{};
     trace::clock clock_{};
     bool have_clock_ = false;

@@ -523,6 +523,16 @@ struct record_access {
         std::uint8_t pmc_count = 0;
         bool has_pebs = false;
     };
+    /// The same from the record's identity word (record_bits as a u64: the header type's bits from
+    /// record_types, the hook, the version and the PMC / PEBS byte), as a writer that built it sets it.
+    static void set(record& out, bytes_view bytes, std::uint64_t bits, std::uint64_t timestamp, std::uint32_t payload_offset,
+                    std::uint32_t thread_id, std::uint32_t process_id) noexcept {
+        out.bytes_ = bytes;
+        out.timestamp_ = timestamp;
+        out.payload_offset_ = payload_offset;
+        out.thread_id_ = thread_id, out.process_id_ = process_id;
+        out.bits_ = std::bit_cast<record_bits>(bits);
+    }
     static void set(record& out, bytes_view bytes, hook_header const& h) noexcept {
         auto const& t = record_types.at[h.type];
         out.bytes_ = bytes;
