@@ -231,10 +231,9 @@ inline constexpr std::uint64_t hook_type_bits[2][2] = {
     {record_types.at[header_type::system64].bits, record_types.at[header_type::system32].bits},
     {record_types.at[header_type::perfinfo64].bits, record_types.at[header_type::perfinfo32].bits}};
 
-/// rebuild_record for a classic kernel record (its hook known): SYSTEM_TRACE_HEADER, or
-/// PERFINFO_TRACE_HEADER for a record without thread and process. The record is set from the values
-/// written (what record_reader::read decodes from them), not read back.
-inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id hook, std::span<std::byte> out, record& rec) noexcept {
+/// rebuild_hook_record's general case: SYSTEM_TRACE_HEADER, or PERFINFO_TRACE_HEADER with its PEBS
+/// index and PMC values (out holds 0x50 + the payload: push's bound).
+inline std::size_t rebuild_hook_record_general(event_record_layout const& er, hook_id hook, std::span<std::byte> out, record& rec) noexcept {
     auto const& h = er.event_header;
     if (!rebuildable(er)) return 0;
     bool const p4 = (h.flags & event_header_flag::header_32_bit) != 0;
@@ -244,17 +243,6 @@ inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id ho
     std::byte* const p = out.data();
     bool const perfinfo = h.thread_id == no_id && h.process_id == no_id;
     std::uint64_t const version = h.event_descriptor.version;
-    if (perfinfo && er.extended_data_count == 0) {
-        // the common sample: PERFINFO_TRACE_HEADER, no counters (out holds 0x50 + the payload: push's bound)
-        std::size_t const size = 0x10U + payload_size;
-        if (size > 0xFFFF) return 0; // a record's size is a u16
-        std::uint8_t const type = p4 ? header_type::perfinfo32 : header_type::perfinfo64;
-        er_put64(p, 0, version | (std::uint64_t{type} << 16) | (std::uint64_t{0xC0} << 24) | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
-        er_put64(p, 8, ts);
-        copy_bytes(p + 0x10, payload, payload_size);
-        record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16), ts, 0x10, no_id, no_id);
-        return size;
-    }
     std::byte const* pebs = nullptr;
     bytes_view pmc{};
     for (std::size_t i = 0; i < er.extended_data_count; ++i) {
@@ -290,6 +278,29 @@ inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id ho
     copy_bytes(p + fixed, payload, payload_size);
     record_access::set(rec, bytes_view(p, size), hook_type_bits[perfinfo][p4] | hook.value | (version << 16) | (extension << 56), ts,
                        static_cast<std::uint32_t>(fixed), h.thread_id, h.process_id);
+    return size;
+}
+
+/// rebuild_record for a classic kernel record (its hook known): SYSTEM_TRACE_HEADER, or
+/// PERFINFO_TRACE_HEADER for a record without thread and process. The record is set from the values
+/// written (what record_reader::read decodes from them), not read back. `out` holds 0x50 + the payload.
+/// A perfinfo record without items (a sample) on a path of its own, the rest out of line.
+inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id hook, std::span<std::byte> out, record& rec) noexcept {
+    auto const& h = er.event_header;
+    std::size_t const payload_size = er.user_data_length;
+    if ((h.thread_id & h.process_id) != no_id || er.extended_data_count != 0 || (h.flags & event_header_flag::trace_message) != 0 ||
+        (payload_size != 0 && er.user_data == nullptr) || payload_size > 0xFFFFU - 0x10U)
+        return rebuild_hook_record_general(er, hook, out, rec);
+    bool const p4 = (h.flags & event_header_flag::header_32_bit) != 0;
+    auto const ts = static_cast<std::uint64_t>(h.time_stamp);
+    std::uint64_t const version = h.event_descriptor.version;
+    std::size_t const size = 0x10U + payload_size;
+    std::byte* const p = out.data();
+    std::uint8_t const type = p4 ? header_type::perfinfo32 : header_type::perfinfo64;
+    er_put64(p, 0, version | (std::uint64_t{type} << 16) | (std::uint64_t{0xC0} << 24) | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
+    er_put64(p, 8, ts);
+    copy_bytes(p + 0x10, static_cast<std::byte const*>(er.user_data), payload_size);
+    record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16), ts, 0x10, no_id, no_id);
     return size;
 }
 
@@ -449,9 +460,11 @@ public:
             return;
         }
         if (held_ == window_) deliver_oldest(deliver), drain(deliver);
-        // the record's size is at most the largest header (0x50), the items and the payload
+        // the record's size is at most the largest header (0x50), the items and the payload; a kernel
+        // record's header holds its PEBS index and PMC values within those 0x50 bytes
         std::size_t bound = 0x50U + er.user_data_length;
-        for (std::size_t i = 0; er.extended_data && i < er.extended_data_count; ++i) bound += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
+        if (!has_hook)
+            for (std::size_t i = 0; er.extended_data && i < er.extended_data_count; ++i) bound += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
         std::size_t at = 0;
         while (!allocate(bound, at)) {
             if (held_ == 0) {
@@ -482,8 +495,8 @@ public:
         s.timestamp = ts;
         s.processor = processor;
         s.start = at;
-        s.takes = takes_stack_records(rec);
-        s.tid = stack_thread_of(rec);
+        s.takes = has_hook ? !stack_record : takes_stack_records(rec);
+        s.tid = has_hook ? stack_thread_of(hook, h.thread_id, rec.payload(), rec.pointer_size()) : stack_thread_of(rec);
         s.parts = 0;
         s.ordinal = ordinal;
         if (s.takes) pr.note({ts, s.tid, ordinal, processor, false, 0, static_cast<std::uint32_t>(pushed_)});
