@@ -90,14 +90,25 @@ inline constexpr std::uint16_t consumer_only = header_32_bit | header_64_bit | c
 /// session's loss notices, types 32 RTLostEvent, 33 RTLostBuffer, 34 RTLostFile.
 inline constexpr guid lost_event_guid{0x6a399ae0, 0x4bc6, 0x4de9, 0x87, 0x0b, 0x36, 0x57, 0xf8, 0x94, 0x7e, 0x7e};
 
+namespace detail {
+/// classic_hook_of as a flag and an out value (no std::optional: g++ 12 -O3 warns, falsely, that an
+/// optional's value may be read uninitialized once the live consumer's push is inlined).
+inline bool classic_hook(guid const& provider, std::uint8_t opcode, hook_id& out) noexcept {
+    auto const w = etwctl::detail::words_of(provider);
+    auto const& slot = etwctl::detail::hook_slot_of(w);
+    if (!slot.holds(w)) return false;
+    out = slot.group == etwctl::detail::image_group && opcode == 10 ? hook_id{0x030A} // the kernel's image load
+                                                                    : hook_id(static_cast<std::uint16_t>(slot.hook_high | opcode));
+    return true;
+}
+} // namespace detail
+
 /// The hook a classic kernel EVENT_RECORD (ProviderId, Opcode) has in a buffer, which names the event for
 /// on<"Name"> as for a file; nullopt for a GUID that is no kernel group's.
 inline std::optional<hook_id> classic_hook_of(guid const& provider, std::uint8_t opcode) noexcept {
-    auto const w = etwctl::detail::words_of(provider);
-    auto const& slot = etwctl::detail::hook_slot_of(w);
-    if (!slot.holds(w)) return std::nullopt;
-    if (slot.group == etwctl::detail::image_group && opcode == 10) return hook_id{0x030A}; // the kernel's image load
-    return hook_id(static_cast<std::uint16_t>(slot.hook_high | opcode));
+    hook_id h{};
+    if (!detail::classic_hook(provider, opcode, h)) return std::nullopt;
+    return h;
 }
 
 /// An EVENT_RECORD and the items it points at, as ProcessTrace would present one record.
@@ -421,88 +432,25 @@ public:
     template <class F, class W = bool (*)(hook_id) noexcept>
     void push(event_record_layout const& er, F&& deliver, W&& wanted = &want_all, bool want_unhooked = true) noexcept {
         auto const& h = er.event_header;
-        bool const classic = (h.flags & event_header_flag::classic_header) != 0;
-        // the hook as a value and a flag, not a std::optional: g++ 12 -O3 warns (falsely) that the optional's
-        // value may be read uninitialized once push is inlined
-        hook_id hook{};
-        bool has_hook = false;
-        if (classic) {
-            if (auto const o = classic_hook_of(h.provider_id, h.event_descriptor.opcode)) {
-                hook = *o;
-                has_hook = true;
-            }
-        }
-        if (classic && !has_hook && h.provider_id == lost_event_guid) {
-            if (h.event_descriptor.opcode == 32) ++events_lost_;
-            else if (h.event_descriptor.opcode == 33) ++buffers_lost_;
-            return;
-        }
-        auto const ts = static_cast<std::uint64_t>(h.time_stamp);
-        if (first_timestamp_ == 0) first_timestamp_ = ts;
-        if (ts > last_timestamp_) last_timestamp_ = ts;
-        std::uint16_t const processor = processor_of(er);
-        auto& pr = processors_[processor % processor_slots];
-        std::uint32_t const ordinal = ++pr.ordinal; // this record's place on its processor
-        bool const stack_record = has_hook && hook.group() == etwctl::detail::stackwalk_group;
-        bool const attached = stack_record && attach(er, hook, pr, processor, ordinal);
-        // the oldest held event (not complete after the last record) is complete now only if this record is
-        // on its processor and past its look-ahead, or gave it its last stack part
-        if ((processor % processor_slots == head_processor_ && ordinal - head_ordinal_ > look) || (attached && held_ != 0 && oldest().parts >= stack_view::max_parts))
-            drain(deliver);
-        if (attached) return;
-        bool const want = has_hook ? wanted(hook) : want_unhooked;
-        if (!want) {
-            ++skipped_;
-            if (!classic || stack_record) return; // no stack to take (EVENT_HEADER events carry theirs as items)
-            bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
-            std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
-            pr.note({ts, stack_thread_of(hook, h.thread_id, payload, p), ordinal, processor, true, 0, 0});
-            return;
-        }
-        if (held_ == window_) deliver_oldest(deliver), drain(deliver);
-        // the record's size is at most the largest header (0x50), the items and the payload; a kernel
-        // record's header holds its PEBS index and PMC values within those 0x50 bytes
-        std::size_t bound = 0x50U + er.user_data_length;
-        if (!has_hook)
-            for (std::size_t i = 0; er.extended_data && i < er.extended_data_count; ++i) bound += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
-        std::size_t at = 0;
-        while (!allocate(bound, at)) {
-            if (held_ == 0) {
-                ++unconverted_;
+        if ((h.flags & event_header_flag::classic_header) != 0) {
+            // a kernel record: its group's GUID and the opcode name its hook
+            if (hook_id hook{}; detail::classic_hook(h.provider_id, h.event_descriptor.opcode, hook)) return push_hook(er, hook, deliver, wanted(hook));
+            if (h.provider_id == lost_event_guid) {
+                if (h.event_descriptor.opcode == 32) ++events_lost_;
+                else if (h.event_descriptor.opcode == 33) ++buffers_lost_;
                 return;
             }
-            deliver_oldest(deliver);
-            drain(deliver);
         }
-        // the event is built in its slot: the record rebuilt into it, the rest reset
-        auto& s = slots_[pushed_ & slot_mask];
-        record& rec = s.e.ref_.rec;
-        std::size_t const n = has_hook ? detail::rebuild_hook_record(er, hook, storage_.subspan(at, bound), rec)
-                                       : rebuild_record(er, storage_.subspan(at, bound), rec);
-        if (n == 0) {
-            tail_ = at; // give the bytes back: the last allocation
-            if (held_ == 0) reset();
-            ++unconverted_;
+        arrival const a = arrive(er);
+        if (head_due(a)) drain(deliver);
+        if (!want_unhooked) {
+            ++skipped_;
+            // a classic provider's record may take a stack; EVENT_HEADER events carry theirs as items
+            if ((h.flags & event_header_flag::classic_header) != 0)
+                a.pr.note({static_cast<std::uint64_t>(h.time_stamp), h.thread_id, a.ordinal, a.processor, true, 0, 0});
             return;
         }
-        tail_ = at + round8(n);
-        if (!have_clock_ && rec.kind() == record_kind::system && rec.hook() == hook_id{0}) set_clock(rec);
-        s.e.ref_.processor = processor;
-        s.e.stack_.clear();
-        s.e.clock_ = have_clock_ ? &clock_ : nullptr;
-        if (rec.kind() == record_kind::event) add_stack_items(rec, s.e.stack_parts());
-        else if (stack_record) add_own_stack(rec, s.e.stack_parts(), []() noexcept { return std::optional<stack_view::part>{}; }); // no event took it: its own frames (a key: unresolved, as attached ones are live)
-        s.timestamp = ts;
-        s.processor = processor;
-        s.start = at;
-        s.takes = has_hook ? !stack_record : takes_stack_records(rec);
-        s.tid = has_hook ? stack_thread_of(hook, h.thread_id, rec.payload(), rec.pointer_size()) : stack_thread_of(rec);
-        s.parts = 0;
-        s.ordinal = ordinal;
-        if (s.takes) pr.note({ts, s.tid, ordinal, processor, false, 0, static_cast<std::uint32_t>(pushed_)});
-        ++pushed_;
-        ++held_;
-        if (held_ == 1) drain(deliver);
+        hold_other(er, a, deliver);
     }
     /// Delivers every held event (ProcessTrace returned).
     template <class F>
@@ -568,6 +516,115 @@ private:
             if (count < ring) ++count;
         }
     };
+
+    /// What every record does first: the time span, its processor's state and its place there.
+    struct arrival {
+        processor_state& pr;
+        std::uint16_t processor;
+        std::uint32_t ordinal;
+    };
+    arrival arrive(event_record_layout const& er) noexcept {
+        auto const ts = static_cast<std::uint64_t>(er.event_header.time_stamp);
+        if (first_timestamp_ == 0) first_timestamp_ = ts;
+        if (ts > last_timestamp_) last_timestamp_ = ts;
+        std::uint16_t const processor = processor_of(er);
+        auto& pr = processors_[processor % processor_slots];
+        return {pr, processor, ++pr.ordinal};
+    }
+    /// Whether the oldest held event became complete with this record (on its processor, past its look-ahead).
+    bool head_due(arrival const& a) const noexcept { return a.processor % processor_slots == head_processor_ && a.ordinal - head_ordinal_ > look; }
+
+    /// A kernel record (its hook known).
+    template <class F>
+    void push_hook(event_record_layout const& er, hook_id hook, F& deliver, bool want) noexcept {
+        auto const& h = er.event_header;
+        arrival const a = arrive(er);
+        bool const stack_record = hook.group() == etwctl::detail::stackwalk_group;
+        if (stack_record && attach(er, hook, a.pr, a.processor, a.ordinal)) {
+            // the oldest held event is complete now if this record is past its look-ahead or gave it its last part
+            if (head_due(a) || (held_ != 0 && oldest().parts >= stack_view::max_parts)) drain(deliver);
+            return;
+        }
+        if (head_due(a)) drain(deliver);
+        auto const ts = static_cast<std::uint64_t>(h.time_stamp);
+        if (!want) {
+            ++skipped_;
+            if (stack_record) return;
+            bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
+            std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
+            a.pr.note({ts, stack_thread_of(hook, h.thread_id, payload, p), a.ordinal, a.processor, true, 0, 0});
+            return;
+        }
+        // the record's size is at most the largest header (0x50) and the payload: a kernel record's header
+        // holds its PEBS index and PMC values within those 0x50 bytes
+        std::size_t const bound = 0x50U + er.user_data_length;
+        std::size_t at = 0;
+        if (!make_room(bound, at, deliver)) return;
+        auto& s = slots_[pushed_ & slot_mask];
+        record& rec = s.e.ref_.rec;
+        std::size_t const n = detail::rebuild_hook_record(er, hook, storage_.subspan(at, bound), rec);
+        if (n == 0) return give_back(at);
+        if (!have_clock_ && hook == hook_id{0} && rec.kind() == record_kind::system) set_clock(rec);
+        s.e.stack_.clear();
+        if (stack_record) add_own_stack(rec, s.e.stack_parts(), []() noexcept { return std::optional<stack_view::part>{}; }); // no event took it: its own frames (a key: unresolved, as attached ones are live)
+        hold(s, a, at, n, !stack_record, stack_thread_of(hook, h.thread_id, rec.payload(), rec.pointer_size()), deliver);
+    }
+    /// Any other record, wanted: an EVENT_HEADER event (its stack in its items), a classic provider's record.
+    template <class F>
+    ETWCTL_COLD void hold_other(event_record_layout const& er, arrival const& a, F& deliver) noexcept {
+        // the record's size is at most the largest header (0x50), the items and the payload
+        std::size_t bound = 0x50U + er.user_data_length;
+        for (std::size_t i = 0; er.extended_data && i < er.extended_data_count; ++i) bound += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
+        std::size_t at = 0;
+        if (!make_room(bound, at, deliver)) return;
+        auto& s = slots_[pushed_ & slot_mask];
+        record& rec = s.e.ref_.rec;
+        std::size_t const n = rebuild_record(er, storage_.subspan(at, bound), rec);
+        if (n == 0) return give_back(at);
+        s.e.stack_.clear();
+        if (rec.kind() == record_kind::event) add_stack_items(rec, s.e.stack_parts());
+        hold(s, a, at, n, takes_stack_records(rec), stack_thread_of(rec), deliver);
+    }
+    /// Room for `bound` bytes in the ring (and a slot): older events delivered as needed; false when even
+    /// an empty ring cannot hold it (the record is counted unconverted).
+    template <class F>
+    bool make_room(std::size_t bound, std::size_t& at, F& deliver) noexcept {
+        if (held_ == window_) deliver_oldest(deliver), drain(deliver);
+        while (!allocate(bound, at)) {
+            if (held_ == 0) {
+                ++unconverted_;
+                return false;
+            }
+            deliver_oldest(deliver);
+            drain(deliver);
+        }
+        return true;
+    }
+    /// A record no buffer record stands for: its bytes given back (the last allocation), counted.
+    void give_back(std::size_t at) noexcept {
+        tail_ = at;
+        if (held_ == 0) reset();
+        ++unconverted_;
+    }
+    /// The rebuilt record in slot `s` held: its event's processor and clock, its place, and whether stack
+    /// records may name it (then its processor remembers it).
+    template <class F>
+    void hold(slot& s, arrival const& a, std::size_t at, std::size_t n, bool takes, std::uint32_t tid, F& deliver) noexcept {
+        tail_ = at + round8(n);
+        s.e.ref_.processor = a.processor;
+        s.e.clock_ = have_clock_ ? &clock_ : nullptr;
+        s.timestamp = s.e.ref_.rec.timestamp();
+        s.processor = a.processor;
+        s.start = at;
+        s.takes = takes;
+        s.tid = tid;
+        s.parts = 0;
+        s.ordinal = a.ordinal;
+        if (takes) a.pr.note({s.timestamp, tid, a.ordinal, a.processor, false, 0, static_cast<std::uint32_t>(pushed_)});
+        ++pushed_;
+        ++held_;
+        if (held_ == 1) drain(deliver);
+    }
 
     static constexpr std::size_t round8(std::size_t n) noexcept { return (n + 7U) & ~std::size_t{7}; }
     // slots_ is a ring of max_window (a power of two) indexed by a mask; window_ bounds how many are held
