@@ -396,6 +396,143 @@ void held_callback(void* context, event_record_layout const& r) noexcept {
     if (st.head_processor == ~0U) st.new_head();
 }
 
+// ---- EXPERIMENT: held + the library's record and typed dispatch (the abstraction's floor) ---------------
+struct hr_event {
+    trace::record rec;
+    std::uint64_t timestamp = 0;
+    std::uint32_t thread_id = 0, ordinal = 0;
+    std::uint16_t processor = 0;
+    std::uint8_t parts = 0, pointer_size = 8;
+    std::uint32_t frames = 0, part0 = 0;
+    std::byte bytes[256];
+    std::byte area[held_event::capacity];
+};
+template <class H1, class H2>
+struct hr_state {
+    static constexpr std::size_t window = 256;
+    std::uint32_t pushed = 0, delivered = 0;
+    std::uint32_t head_processor = ~0U, head_deadline = 0;
+    held_processor processors[64]{};
+    std::unique_ptr<hr_event[]> storage{new hr_event[window]};
+    hr_event* events = nullptr;
+    H1 h1; H2 h2;
+    hr_state(H1 a, H2 b) noexcept : events(storage.get()), h1(a), h2(b) {}
+    void deliver(hr_event const& x) noexcept {
+        trace::stack_view st;
+        if (x.parts != 0 && x.frames != 0) {
+            st.add(trace::bytes_view(x.area, x.part0), x.pointer_size);
+            if (x.frames != x.part0) st.add(trace::bytes_view(x.area + x.part0, x.frames - x.part0), x.pointer_size);
+        }
+        trace::event_ref ref;
+        ref.rec = x.rec;
+        ref.processor = x.processor;
+        trace::event const e(ref, nullptr, st);
+        trace::dispatch_report d;
+        bool refused = false;
+        trace::layout_fault why{};
+        trace::detail::deliver(h1, e, d, refused, why);
+        trace::detail::deliver(h2, e, d, refused, why);
+    }
+    void new_head() noexcept {
+        if (delivered == pushed) { head_processor = ~0U; return; }
+        auto const& e = events[delivered % window];
+        head_processor = e.processor % 64;
+        head_deadline = e.ordinal + 9;
+    }
+    void deliver_complete() noexcept {
+        while (delivered != pushed) {
+            auto const& e = events[delivered % window];
+            if (e.parts < 2 && processors[e.processor % 64].ordinal <= e.ordinal + 9) break;
+            deliver(e);
+            ++delivered;
+        }
+        new_head();
+    }
+    static void callback(void* context, event_record_layout const& r) noexcept {
+        auto& st = *static_cast<hr_state*>(context);
+        auto const& h = r.event_header;
+        std::uint16_t const processor = r.buffer_context.processor_index;
+        auto& proc = st.processors[processor % 64];
+        std::uint32_t const ordinal = ++proc.ordinal;
+        bool const head_due = processor % 64 == st.head_processor && ordinal > st.head_deadline;
+        raw_record const x(r);
+        std::uint32_t tid = h.thread_id;
+        etwctl::hook_id hook{};
+        if (x.is(perfinfo_words) && x.op == 46 && r.user_data_length >= x.p + 4) {
+            tid = raw_load<std::uint32_t>(r.user_data, x.p);
+            hook = etwctl::hook_id{0x0F2E};
+        } else if (x.is(thread_words) && x.op == 36 && r.user_data_length >= 4) {
+            hook = etwctl::hook_id{0x0524};
+        } else {
+            if (x.is(stackwalk_words) && (x.op == 32 || x.op == 37 || x.op == 38) && r.user_data_length >= 0x10 &&
+                (x.op == 32 || r.user_data_length >= 0x10 + x.p)) {
+                auto const ts = raw_load<std::uint64_t>(r.user_data, 0);
+                auto const stack_tid = raw_load<std::uint32_t>(r.user_data, 0x0C);
+                hr_event* found = nullptr;
+                for (std::size_t i = proc.count; i != 0; --i) {
+                    std::uint32_t const seq = proc.takers[(proc.next - i) % held_processor::ring];
+                    if (seq - st.delivered >= st.pushed - st.delivered) continue;
+                    auto& e = st.events[seq % window];
+                    if (ordinal - e.ordinal > 9 || e.timestamp != ts || e.thread_id != stack_tid || e.parts >= 2) continue;
+                    found = &e;
+                    break;
+                }
+                if (found) {
+                    ++found->parts;
+                    if (x.op == 32) {
+                        std::size_t n = (r.user_data_length - 0x10U) / x.p * x.p;
+                        if (n > held_event::capacity - found->frames) n = held_event::capacity - found->frames;
+                        std::memcpy(found->area + found->frames, static_cast<std::byte const*>(r.user_data) + 0x10, n);
+                        if (found->parts == 1) found->part0 = static_cast<std::uint32_t>(n);
+                        found->frames += static_cast<std::uint32_t>(n);
+                    }
+                    if (found->parts == 2 && found == &st.events[st.delivered % window]) st.deliver_complete();
+                }
+            }
+            if (head_due) st.deliver_complete();
+            return;
+        }
+        if (head_due) st.deliver_complete();
+        if (st.pushed - st.delivered == window) {
+            st.deliver(st.events[st.delivered++ % window]);
+            st.deliver_complete();
+        }
+        auto& e = st.events[st.pushed % window];
+        if (trace::detail::rebuild_hook_record(r, hook, std::span<std::byte>(e.bytes, 0x50 + r.user_data_length), e.rec) == 0) return;
+        e.timestamp = static_cast<std::uint64_t>(h.time_stamp);
+        e.thread_id = tid;
+        e.ordinal = ordinal;
+        e.processor = processor;
+        e.parts = 0;
+        e.pointer_size = static_cast<std::uint8_t>(x.p);
+        e.frames = 0;
+        e.part0 = 0;
+        proc.takers[proc.next] = st.pushed++;
+        proc.next = static_cast<std::uint8_t>((proc.next + 1) % held_processor::ring);
+        if (proc.count < held_processor::ring) ++proc.count;
+        if (st.head_processor == ~0U) st.new_head();
+    }
+};
+std::uint64_t run_hr(input& in) {
+    std::uint64_t sum = 0;
+    auto h1 = trace::on<"SampledProfile">([&](trace::sampled_profile const& e) noexcept {
+        sum += e.instruction_pointer() ^ e.thread_id();
+        auto const& s = e.stack();
+        if (!s.empty()) sum += s.size() + s[0];
+    });
+    auto h2 = trace::on<"CSwitch">([&](trace::cswitch const& e) noexcept { sum += e.new_thread_id(); });
+    using S = hr_state<decltype(h1), decltype(h2)>;
+    S st(h1, h2);
+    etwctl::event_record_sink sink{&S::callback, &st};
+    for (auto& r : in.records) {
+        r.user_context = &sink;
+        etwctl::call_event_record_sink(&r);
+    }
+    while (st.delivered != st.pushed) st.deliver(st.events[st.delivered++ % S::window]);
+    benchmark::DoNotOptimize(sum);
+    return sum;
+}
+
 /// A hand-written callback over every record, as the kernel double's ProcessTrace calls it; its checksum.
 template <class State>
 std::uint64_t run_callback(input& in, void (*callback)(void*, event_record_layout const&) noexcept) {
@@ -523,7 +660,7 @@ void register_all() {
 
 /// --ir CASE INPUT: one uncounted run, then one between callgrind's collection toggles.
 int instructions(std::string_view case_name, std::string const& input_name) {
-    if (case_name != "raw" && case_name != "paired" && case_name != "held" && case_name != "consume") {
+    if (case_name != "raw" && case_name != "paired" && case_name != "held" && case_name != "consume" && case_name != "hr") {
         std::fprintf(stderr, "unknown case %.*s\n", static_cast<int>(case_name.size()), case_name.data());
         return 2;
     }
@@ -535,8 +672,9 @@ int instructions(std::string_view case_name, std::string const& input_name) {
     std::vector<std::byte> storage(trace::event_record_stream::storage_size());
     std::uint64_t events = 0;
     auto const run = [&] {
-        return case_name == "raw" ? run_raw(in) : case_name == "paired" ? run_paired(in) : case_name == "held" ? run_held(in) : run_consume(in, storage, events);
+        return case_name == "raw" ? run_raw(in) : case_name == "paired" ? run_paired(in) : case_name == "held" ? run_held(in) : case_name == "hr" ? run_hr(in) : run_consume(in, storage, events);
     };
+    if (case_name == "hr") { std::printf("hr %llu\n", (unsigned long long)run_hr(in)); }
     std::uint64_t sum = run(); // warm-up
 #if ETWCTL_BENCH_HAVE_CALLGRIND
     CALLGRIND_ZERO_STATS;

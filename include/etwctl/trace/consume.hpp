@@ -434,7 +434,7 @@ public:
         auto const& h = er.event_header;
         if ((h.flags & event_header_flag::classic_header) != 0) {
             // a kernel record: its group's GUID and the opcode name its hook
-            if (hook_id hook{}; detail::classic_hook(h.provider_id, h.event_descriptor.opcode, hook)) return push_hook(er, hook, deliver, wanted(hook));
+            if (hook_id hook{}; detail::classic_hook(h.provider_id, h.event_descriptor.opcode, hook)) return push_hook(er, hook, deliver, wanted);
             if (h.provider_id == lost_event_guid) {
                 if (h.event_descriptor.opcode == 32) ++events_lost_;
                 else if (h.event_descriptor.opcode == 33) ++buffers_lost_;
@@ -535,8 +535,8 @@ private:
     bool head_due(arrival const& a) const noexcept { return a.processor % processor_slots == head_processor_ && a.ordinal - head_ordinal_ > look; }
 
     /// A kernel record (its hook known).
-    template <class F>
-    void push_hook(event_record_layout const& er, hook_id hook, F& deliver, bool want) noexcept {
+    template <class F, class W>
+    void push_hook(event_record_layout const& er, hook_id hook, F& deliver, W& wanted) noexcept {
         auto const& h = er.event_header;
         arrival const a = arrive(er);
         bool const stack_record = hook.group() == etwctl::detail::stackwalk_group;
@@ -547,7 +547,7 @@ private:
         }
         if (head_due(a)) drain(deliver);
         auto const ts = static_cast<std::uint64_t>(h.time_stamp);
-        if (!want) {
+        if (!wanted(hook)) {
             ++skipped_;
             if (stack_record) return;
             bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
