@@ -447,7 +447,7 @@ public:
             ++skipped_;
             // a classic provider's record may take a stack; EVENT_HEADER events carry theirs as items
             if ((h.flags & event_header_flag::classic_header) != 0)
-                a.pr.note({static_cast<std::uint64_t>(h.time_stamp), h.thread_id, a.ordinal, a.processor, true, 0, 0});
+                a.pr.note(static_cast<std::uint64_t>(h.time_stamp), h.thread_id, a.ordinal, a.processor, true, 0);
             return;
         }
         hold_other(er, a, deliver);
@@ -508,10 +508,11 @@ private:
         std::uint8_t next = 0, count = 0;
         /// Takers still to be noted before those in the ring are in timestamp order again (0: they are).
         std::uint8_t unsorted = 0;
-        void note(taker const& t) noexcept {
-            if (count != 0 && t.timestamp < takers[(next - 1U) & (ring - 1)].timestamp) unsorted = ring;
+        void note(std::uint64_t timestamp, std::uint32_t tid, std::uint32_t at, std::uint16_t processor, bool unwanted, std::uint32_t seq) noexcept {
+            if (count != 0 && timestamp < takers[(next - 1U) & (ring - 1)].timestamp) unsorted = ring;
             else if (unsorted != 0) --unsorted;
-            takers[next] = t;
+            auto& t = takers[next];
+            t.timestamp = timestamp, t.tid = tid, t.ordinal = at, t.processor = processor, t.unwanted = unwanted, t.parts = 0, t.seq = seq;
             next = static_cast<std::uint8_t>((next + 1U) & (ring - 1));
             if (count < ring) ++count;
         }
@@ -552,7 +553,7 @@ private:
             if (stack_record) return;
             bytes_view const payload(static_cast<std::byte const*>(er.user_data), er.user_data ? er.user_data_length : 0U);
             std::uint8_t const p = (h.flags & event_header_flag::header_32_bit) != 0 ? 4 : 8;
-            a.pr.note({ts, stack_thread_of(hook, h.thread_id, payload, p), a.ordinal, a.processor, true, 0, 0});
+            a.pr.note(ts, stack_thread_of(hook, h.thread_id, payload, p), a.ordinal, a.processor, true, 0);
             return;
         }
         // the record's size is at most the largest header (0x50) and the payload: a kernel record's header
@@ -620,7 +621,7 @@ private:
         s.tid = tid;
         s.parts = 0;
         s.ordinal = a.ordinal;
-        if (takes) a.pr.note({s.timestamp, tid, a.ordinal, a.processor, false, 0, static_cast<std::uint32_t>(pushed_)});
+        if (takes) a.pr.note(s.timestamp, tid, a.ordinal, a.processor, false, static_cast<std::uint32_t>(pushed_));
         ++pushed_;
         ++held_;
         if (held_ == 1) drain(deliver);
