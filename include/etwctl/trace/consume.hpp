@@ -483,8 +483,7 @@ private:
         std::uint32_t ordinal = 0; ///< its place among its processor's records
         std::uint32_t tid = 0;
         std::uint16_t processor = 0;
-        std::uint8_t parts = 0;
-        bool takes = false;
+        std::uint8_t parts = 0;    ///< stack parts taken (max_parts for an event that takes none)
     };
     /// An event that may take a stack, as its processor remembers it: a held one (by its sequence number:
     /// slot = seq & slot_mask, held while seq >= pushed_ - held_) or one not wanted (its parts kept here).
@@ -617,9 +616,8 @@ private:
         s.timestamp = s.e.ref_.rec.timestamp();
         s.processor = a.processor;
         s.start = at;
-        s.takes = takes;
         s.tid = tid;
-        s.parts = 0;
+        s.parts = takes ? 0 : stack_view::max_parts; // an event that takes no stack is complete
         s.ordinal = a.ordinal;
         if (takes) a.pr.note(s.timestamp, tid, a.ordinal, a.processor, false, static_cast<std::uint32_t>(pushed_));
         ++pushed_;
@@ -638,10 +636,11 @@ private:
                                                                                  : er.buffer_context.processor_number();
     }
     slot const& oldest() const noexcept { return slots_[(pushed_ - held_) & slot_mask]; }
-    /// Whether no later record can be the stack of a held event: it takes none, has all its parts, or its
-    /// processor has logged more records since than event_stream looks at.
+    /// Whether no later record can be the stack of a held event: it has all its parts (an event that takes
+    /// none is held with all of them), or its processor has logged more records since than event_stream
+    /// looks at.
     bool complete(slot const& s) const noexcept {
-        return !s.takes || s.parts >= stack_view::max_parts || processors_[s.processor % processor_slots].ordinal - s.ordinal > look;
+        return s.parts >= stack_view::max_parts || processors_[s.processor % processor_slots].ordinal - s.ordinal > look;
     }
 
     // The ring: bytes [head, tail) are in use, or [head, wrap) and [0, tail) once an allocation wrapped.

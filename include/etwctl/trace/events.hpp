@@ -57,7 +57,7 @@ public:
     struct part {
         bytes_view frames{};
         std::uint8_t pointer_size = 8;
-        std::size_t size() const noexcept { return pointer_size == 0 ? 0 : frames.size() / pointer_size; }
+        std::size_t size() const noexcept { return pointer_size == 8 ? frames.size() / 8 : pointer_size == 4 ? frames.size() / 4 : 0; }
         std::uint64_t operator[](std::size_t i) const noexcept {
             return pointer_size == 4 ? etwctl::detail::load<std::uint32_t>(frames.data(), 4 * i) : etwctl::detail::load<std::uint64_t>(frames.data(), 8 * i);
         }
