@@ -1,15 +1,19 @@
 // Google Benchmark: consuming live (issue 33 item 7). The same EVENT_RECORDs, as ProcessTrace presents
 // a trace's records (trace::event_record_of, prepared outside the timed loops), handed one by one to an
-// EventRecordCallback by a kernel double's ProcessTrace (the OS's part, not measured):
-//   raw      the best hand-written EVENT_RECORD callback: a switch on ProviderId (PerfInfo, Thread,
-//            StackWalk) and Opcode, reading the fields straight from UserData: SampledProfile's
-//            InstructionPointer and ThreadId, CSwitch's NewThreadId, each StackWalk's frame count and
-//            first frame (the raw callback sees stacks as records of their own)
-//   consume  trace::consume through the same callback: each EVENT_RECORD rebuilt as the reader's record,
-//            stacks attached to their events, typed handlers doing the same work
-//            (on<"SampledProfile">: instruction_pointer, thread_id, stack size and frame 0;
-//            on<"CSwitch">: new_thread_id)
-// Both compute the same checksum (printed by --ir; a difference means they did not do the same work).
+// EventRecordCallback by a kernel double's ProcessTrace (the OS's part, not measured). The work: each
+// SampledProfile's InstructionPointer ^ ThreadId and its stack's size and first frame, each CSwitch's
+// NewThreadId, summed. The cases, from the least the callback does to all consume does:
+//   raw         a switch on ProviderId (PerfInfo, Thread, StackWalk) and Opcode, the fields read straight
+//               from UserData; every StackWalk's frame count and first frame, whoever it belongs to (it
+//               pairs no stack: not the same sum)
+//   paired      the same switch; each stack record paired on arrival with the sample it names (consume's
+//               rule) and its size and first frame added then: the same sum, nothing held
+//   held        consume's contract by hand: each event held until complete, then delivered with its
+//               whole stack, in arrival order (the held engine below, the handlers' fields kept)
+//   held_typed  the same engine keeping the library's record and delivering through its typed dispatch
+//   consume     trace::consume through the same callback, on<"SampledProfile"> and on<"CSwitch">
+// paired, held, held_typed and consume compute the same checksum (printed by --ir; a difference means
+// they did not do the same work).
 // Inputs: the real trace (tests/trace/data/net.4.5.2.x86.etl, 32-bit) and a generated 64-bit profiler
 // trace of 16 MiB (tests/trace/support/trace_writer.hpp, deterministic, 4 processors).
 // Counters per row: events_per_second (records / CPU s), time_per_event, and instructions_per_event from
@@ -20,6 +24,7 @@
 //   valgrind --tool=callgrind --collect-atstart=no etwctl_bench_consume --ir CASE INPUT
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +33,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "bench_cli.hpp"
@@ -263,51 +270,58 @@ void paired_callback(void* context, event_record_layout const& r) noexcept {
     }
 }
 
-// ---- the held callback: the best hand-written consumer that delivers what consume delivers --------------
+// ---- the held callbacks: hand-written consumers that deliver what consume delivers -------------------------
 //
 // consume's contract: each event delivered once, complete (its fields and its whole stack visible at once,
-// so a handler can key a map by the stack or print it), in the order the events arrived. A hand-written
-// callback with that contract, for these two handlers: each SampledProfile and CSwitch is held in a FIFO
-// (the fields its handler reads, taken at arrival; the record ordinal, timestamp and thread its stack
-// names) and its processor's ring of takers; a stack record matched on arrival by consume's rule has its
-// frames copied into the event's own fixed frame area (a stack-key reference is a part without frames);
-// the oldest held event is delivered once complete (two parts, or its processor has logged 9 records
-// since), and every held event at the end. The same checksum as consume and paired.
-struct held_event {
-    std::uint64_t timestamp = 0;
-    std::uint64_t value = 0;         // SampledProfile: InstructionPointer ^ ThreadId; CSwitch: NewThreadId
-    std::uint32_t thread_id = 0, ordinal = 0;
-    std::uint16_t processor = 0;
-    std::uint8_t parts = 0, pointer_size = 8;
-    bool sample = false;
-    std::uint32_t frames = 0;        // bytes copied into `area`
-    static constexpr std::size_t capacity = 2 * 256 * 8; // two parts of up to 256 frames
-    std::byte area[capacity];
-};
+// so a handler can key a map by the stack or print it), in the order the events arrived. One hand-written
+// engine with that contract for these two handlers: each SampledProfile and CSwitch is held in a FIFO and
+// in its processor's ring of its latest 4 held events; a StackWalk or stack-key record is matched on
+// arrival by consume's rule (EventTimeStamp and StackThread, the oldest one within the 9 records after
+// it on its processor with fewer than two parts) and its frames are copied into that event's own fixed
+// frame area (a key reference is a part without frames); the oldest held event is delivered once
+// complete (two parts, or its processor has logged 9 records since: its processor and deadline are kept
+// so each record tests it with one compare), and every held event at the end. What an event keeps and
+// how it is delivered is the policy:
+//   held        the fields its handler reads, taken at arrival (InstructionPointer ^ ThreadId; NewThreadId),
+//               summed at delivery: the best hand-written consumer for the contract
+//   held_typed  the library's record (trace::detail::rebuild_hook_record) and typed dispatch
+//               (trace::detail::deliver to the same on<"Name"> handlers as consume, the event built at
+//               delivery): the hand-written engine with etwctl's events, so held_typed / held is what
+//               the events cost by themselves and consume / held_typed what consume's own engine adds
+//               (it also keeps what this one leaves out: stacks naming events no handler wants, the
+//               time span, Lost_Event notices, other providers' records, a storage ring of any size)
+// Both compute the checksum consume and paired compute.
 struct held_processor {
     static constexpr std::size_t ring = 4;
     std::uint32_t takers[ring]{}; // FIFO sequence numbers of its latest held events
     std::uint32_t ordinal = 0;
     std::uint8_t next = 0, count = 0;
 };
-struct held_state {
+/// A held event: what the policy keeps, where its stack names it, and its frames.
+template <class Kept>
+struct held_slot {
+    Kept kept{};
+    std::uint64_t timestamp = 0;
+    std::uint32_t thread_id = 0, ordinal = 0;
+    std::uint16_t processor = 0;
+    std::uint8_t parts = 0, pointer_size = 8;
+    std::uint32_t frames = 0, first_part = 0; // bytes copied into `area`, of them the first part's
+    static constexpr std::size_t capacity = 2 * 256 * 8; // two parts of up to 256 frames
+    std::byte area[capacity];
+};
+template <class Policy>
+struct held_engine {
+    using slot = held_slot<typename Policy::kept>;
     static constexpr std::size_t window = 256; // a power of two
-    std::uint64_t sum = 0, truncated = 0;
+    Policy policy;
     std::uint32_t pushed = 0, delivered = 0;
     // the oldest held event's processor and the ordinal past which it is complete (no stack can follow)
     std::uint32_t head_processor = ~0U, head_deadline = 0;
     held_processor processors[64]{};
-    std::unique_ptr<held_event[]> storage{new held_event[window]};
-    held_event* events = nullptr; // storage's, read without the unique_ptr
-    held_state() noexcept : events(storage.get()) {}
-    void deliver(held_event const& e) noexcept {
-        sum += e.value;
-        if (e.sample && e.frames != 0) { // the stack's size and first frame
-            std::uint64_t first = 0;
-            std::memcpy(&first, e.area, e.pointer_size);
-            sum += e.frames / e.pointer_size + first;
-        }
-    }
+    std::unique_ptr<slot[]> storage{new slot[window]};
+    slot* events = storage.get(); // storage's, read without the unique_ptr
+
+    explicit held_engine(Policy p) noexcept : policy(std::move(p)) {}
     void new_head() noexcept {
         if (delivered == pushed) {
             head_processor = ~0U;
@@ -322,215 +336,173 @@ struct held_state {
         while (delivered != pushed) {
             auto const& e = events[delivered % window];
             if (e.parts < 2 && processors[e.processor % 64].ordinal <= e.ordinal + 9) break;
-            deliver(e);
+            policy.deliver(e);
             ++delivered;
         }
         new_head();
     }
-};
-
-void held_callback(void* context, event_record_layout const& r) noexcept {
-    auto& st = *static_cast<held_state*>(context);
-    auto const& h = r.event_header;
-    std::uint16_t const processor = r.buffer_context.processor_index;
-    auto& proc = st.processors[processor % 64];
-    std::uint32_t const ordinal = ++proc.ordinal;
-    bool const head_due = processor % 64 == st.head_processor && ordinal > st.head_deadline;
-    raw_record const x(r);
-    std::uint64_t value = 0;
-    std::uint32_t tid = h.thread_id;
-    bool sample = false;
-    if (x.is(perfinfo_words) && x.op == 46 && r.user_data_length >= x.p + 4) {
-        tid = raw_load<std::uint32_t>(r.user_data, x.p); // SampledProfile: InstructionPointer, ThreadId
-        value = x.ptr(0) ^ tid;
-        sample = true;
-    } else if (x.is(thread_words) && x.op == 36 && r.user_data_length >= 4) {
-        value = raw_load<std::uint32_t>(r.user_data, 0); // CSwitch.NewThreadId
-    } else {
-        if (x.is(stackwalk_words) && (x.op == 32 || x.op == 37 || x.op == 38) && r.user_data_length >= 0x10 &&
-            (x.op == 32 || r.user_data_length >= 0x10 + x.p)) { // StackWalk, StackKeyKernel, StackKeyUser (with its key)
-            auto const ts = raw_load<std::uint64_t>(r.user_data, 0);
-            auto const stack_tid = raw_load<std::uint32_t>(r.user_data, 0x0C);
-            // the oldest held event it names within the look-ahead takes it: the ring oldest first
-            held_event* found = nullptr;
-            for (std::size_t i = proc.count; i != 0; --i) {
-                std::uint32_t const seq = proc.takers[(proc.next - i) % held_processor::ring];
-                if (seq - st.delivered >= st.pushed - st.delivered) continue; // delivered already
-                auto& e = st.events[seq % held_state::window];
-                if (ordinal - e.ordinal > 9 || e.timestamp != ts || e.thread_id != stack_tid || e.parts >= 2) continue;
-                found = &e;
-                break;
+    void finish() noexcept {
+        while (delivered != pushed) policy.deliver(events[delivered++ % window]);
+    }
+    /// A stack record on arrival: to the oldest held event it names.
+    void attach(event_record_layout const& r, raw_record const& x, held_processor& proc, std::uint32_t ordinal) noexcept {
+        auto const ts = raw_load<std::uint64_t>(r.user_data, 0);
+        auto const stack_tid = raw_load<std::uint32_t>(r.user_data, 0x0C);
+        for (std::size_t i = proc.count; i != 0; --i) { // the ring oldest first
+            std::uint32_t const seq = proc.takers[(proc.next - i) % held_processor::ring];
+            if (seq - delivered >= pushed - delivered) continue; // delivered already
+            auto& e = events[seq % window];
+            if (ordinal - e.ordinal > 9 || e.timestamp != ts || e.thread_id != stack_tid || e.parts >= 2) continue;
+            ++e.parts;
+            if (x.op == 32) {
+                std::size_t const n = (std::min)((r.user_data_length - 0x10U) / x.p * x.p, slot::capacity - e.frames);
+                std::memcpy(e.area + e.frames, static_cast<std::byte const*>(r.user_data) + 0x10, n);
+                e.frames += static_cast<std::uint32_t>(n);
+                if (e.parts == 1) e.first_part = e.frames;
             }
-            if (found) {
-                ++found->parts;
-                if (x.op == 32) {
-                    std::size_t n = (r.user_data_length - 0x10U) / x.p * x.p;
-                    if (n > held_event::capacity - found->frames) n = held_event::capacity - found->frames, ++st.truncated;
-                    std::memcpy(found->area + found->frames, static_cast<std::byte const*>(r.user_data) + 0x10, n);
-                    found->frames += static_cast<std::uint32_t>(n);
-                }
-                if (found->parts == 2 && found == &st.events[st.delivered % held_state::window]) st.deliver_complete();
-            }
+            if (e.parts == 2 && seq == delivered) deliver_complete();
+            return;
         }
-        if (head_due) st.deliver_complete();
-        return;
-    }
-    if (head_due) st.deliver_complete();
-    if (st.pushed - st.delivered == held_state::window) {
-        st.deliver(st.events[st.delivered++ % held_state::window]);
-        st.deliver_complete();
-    }
-    auto& e = st.events[st.pushed % held_state::window];
-    e.timestamp = static_cast<std::uint64_t>(h.time_stamp);
-    e.value = value;
-    e.thread_id = tid;
-    e.ordinal = ordinal;
-    e.processor = processor;
-    e.parts = 0;
-    e.pointer_size = static_cast<std::uint8_t>(x.p);
-    e.sample = sample;
-    e.frames = 0;
-    proc.takers[proc.next] = st.pushed++;
-    proc.next = static_cast<std::uint8_t>((proc.next + 1) % held_processor::ring);
-    if (proc.count < held_processor::ring) ++proc.count;
-    if (st.head_processor == ~0U) st.new_head();
-}
-
-// ---- EXPERIMENT: held + the library's record and typed dispatch (the abstraction's floor) ---------------
-struct hr_event {
-    trace::record rec;
-    std::uint64_t timestamp = 0;
-    std::uint32_t thread_id = 0, ordinal = 0;
-    std::uint16_t processor = 0;
-    std::uint8_t parts = 0, pointer_size = 8;
-    std::uint32_t frames = 0, part0 = 0;
-    std::byte bytes[256];
-    std::byte area[held_event::capacity];
-};
-template <class H1, class H2>
-struct hr_state {
-    static constexpr std::size_t window = 256;
-    std::uint32_t pushed = 0, delivered = 0;
-    std::uint32_t head_processor = ~0U, head_deadline = 0;
-    held_processor processors[64]{};
-    std::unique_ptr<hr_event[]> storage{new hr_event[window]};
-    hr_event* events = nullptr;
-    H1 h1; H2 h2;
-    hr_state(H1 a, H2 b) noexcept : events(storage.get()), h1(a), h2(b) {}
-    void deliver(hr_event const& x) noexcept {
-        trace::stack_view st;
-        if (x.parts != 0 && x.frames != 0) {
-            st.add(trace::bytes_view(x.area, x.part0), x.pointer_size);
-            if (x.frames != x.part0) st.add(trace::bytes_view(x.area + x.part0, x.frames - x.part0), x.pointer_size);
-        }
-        trace::event_ref ref;
-        ref.rec = x.rec;
-        ref.processor = x.processor;
-        trace::event const e(ref, nullptr, st);
-        trace::dispatch_report d;
-        bool refused = false;
-        trace::layout_fault why{};
-        trace::detail::deliver(h1, e, d, refused, why);
-        trace::detail::deliver(h2, e, d, refused, why);
-    }
-    void new_head() noexcept {
-        if (delivered == pushed) { head_processor = ~0U; return; }
-        auto const& e = events[delivered % window];
-        head_processor = e.processor % 64;
-        head_deadline = e.ordinal + 9;
-    }
-    void deliver_complete() noexcept {
-        while (delivered != pushed) {
-            auto const& e = events[delivered % window];
-            if (e.parts < 2 && processors[e.processor % 64].ordinal <= e.ordinal + 9) break;
-            deliver(e);
-            ++delivered;
-        }
-        new_head();
     }
     static void callback(void* context, event_record_layout const& r) noexcept {
-        auto& st = *static_cast<hr_state*>(context);
-        auto const& h = r.event_header;
+        auto& st = *static_cast<held_engine*>(context);
         std::uint16_t const processor = r.buffer_context.processor_index;
         auto& proc = st.processors[processor % 64];
         std::uint32_t const ordinal = ++proc.ordinal;
         bool const head_due = processor % 64 == st.head_processor && ordinal > st.head_deadline;
         raw_record const x(r);
-        std::uint32_t tid = h.thread_id;
-        etwctl::hook_id hook{};
-        if (x.is(perfinfo_words) && x.op == 46 && r.user_data_length >= x.p + 4) {
-            tid = raw_load<std::uint32_t>(r.user_data, x.p);
-            hook = etwctl::hook_id{0x0F2E};
-        } else if (x.is(thread_words) && x.op == 36 && r.user_data_length >= 4) {
-            hook = etwctl::hook_id{0x0524};
-        } else {
+        std::uint32_t tid = r.event_header.thread_id;
+        typename Policy::kept kept;
+        if (!st.policy.take(r, x, tid, kept)) {
             if (x.is(stackwalk_words) && (x.op == 32 || x.op == 37 || x.op == 38) && r.user_data_length >= 0x10 &&
-                (x.op == 32 || r.user_data_length >= 0x10 + x.p)) {
-                auto const ts = raw_load<std::uint64_t>(r.user_data, 0);
-                auto const stack_tid = raw_load<std::uint32_t>(r.user_data, 0x0C);
-                hr_event* found = nullptr;
-                for (std::size_t i = proc.count; i != 0; --i) {
-                    std::uint32_t const seq = proc.takers[(proc.next - i) % held_processor::ring];
-                    if (seq - st.delivered >= st.pushed - st.delivered) continue;
-                    auto& e = st.events[seq % window];
-                    if (ordinal - e.ordinal > 9 || e.timestamp != ts || e.thread_id != stack_tid || e.parts >= 2) continue;
-                    found = &e;
-                    break;
-                }
-                if (found) {
-                    ++found->parts;
-                    if (x.op == 32) {
-                        std::size_t n = (r.user_data_length - 0x10U) / x.p * x.p;
-                        if (n > held_event::capacity - found->frames) n = held_event::capacity - found->frames;
-                        std::memcpy(found->area + found->frames, static_cast<std::byte const*>(r.user_data) + 0x10, n);
-                        if (found->parts == 1) found->part0 = static_cast<std::uint32_t>(n);
-                        found->frames += static_cast<std::uint32_t>(n);
-                    }
-                    if (found->parts == 2 && found == &st.events[st.delivered % window]) st.deliver_complete();
-                }
-            }
+                (x.op == 32 || r.user_data_length >= 0x10 + x.p)) // StackWalk, StackKeyKernel, StackKeyUser (with its key)
+                st.attach(r, x, proc, ordinal);
             if (head_due) st.deliver_complete();
             return;
         }
         if (head_due) st.deliver_complete();
         if (st.pushed - st.delivered == window) {
-            st.deliver(st.events[st.delivered++ % window]);
+            st.policy.deliver(st.events[st.delivered++ % window]);
             st.deliver_complete();
         }
         auto& e = st.events[st.pushed % window];
-        if (trace::detail::rebuild_hook_record(r, hook, std::span<std::byte>(e.bytes, 0x50 + r.user_data_length), e.rec) == 0) return;
-        e.timestamp = static_cast<std::uint64_t>(h.time_stamp);
+        if (!st.policy.keep(r, kept, e)) return;
+        e.timestamp = static_cast<std::uint64_t>(r.event_header.time_stamp);
         e.thread_id = tid;
         e.ordinal = ordinal;
         e.processor = processor;
         e.parts = 0;
         e.pointer_size = static_cast<std::uint8_t>(x.p);
-        e.frames = 0;
-        e.part0 = 0;
+        e.frames = e.first_part = 0;
         proc.takers[proc.next] = st.pushed++;
         proc.next = static_cast<std::uint8_t>((proc.next + 1) % held_processor::ring);
         if (proc.count < held_processor::ring) ++proc.count;
         if (st.head_processor == ~0U) st.new_head();
     }
 };
-std::uint64_t run_hr(input& in) {
+
+/// held: the fields the handlers read, summed at delivery.
+struct held_fields {
+    struct kept {
+        std::uint64_t value = 0; // SampledProfile: InstructionPointer ^ ThreadId; CSwitch: NewThreadId
+        bool sample = false;
+    };
     std::uint64_t sum = 0;
-    auto h1 = trace::on<"SampledProfile">([&](trace::sampled_profile const& e) noexcept {
-        sum += e.instruction_pointer() ^ e.thread_id();
-        auto const& s = e.stack();
-        if (!s.empty()) sum += s.size() + s[0];
-    });
-    auto h2 = trace::on<"CSwitch">([&](trace::cswitch const& e) noexcept { sum += e.new_thread_id(); });
-    using S = hr_state<decltype(h1), decltype(h2)>;
-    S st(h1, h2);
-    etwctl::event_record_sink sink{&S::callback, &st};
+    static bool take(event_record_layout const& r, raw_record const& x, std::uint32_t& tid, kept& k) noexcept {
+        if (x.is(perfinfo_words) && x.op == 46 && r.user_data_length >= x.p + 4) {
+            tid = raw_load<std::uint32_t>(r.user_data, x.p); // SampledProfile: InstructionPointer, ThreadId
+            k = {x.ptr(0) ^ tid, true};
+            return true;
+        }
+        if (x.is(thread_words) && x.op == 36 && r.user_data_length >= 4) {
+            k = {raw_load<std::uint32_t>(r.user_data, 0), false}; // CSwitch.NewThreadId
+            return true;
+        }
+        return false;
+    }
+    template <class Slot>
+    static bool keep(event_record_layout const&, kept const& k, Slot& e) noexcept {
+        e.kept = k;
+        return true;
+    }
+    template <class Slot>
+    void deliver(Slot const& e) noexcept {
+        sum += e.kept.value;
+        if (e.kept.sample && e.frames != 0) { // the stack's size and first frame
+            std::uint64_t first = 0;
+            std::memcpy(&first, e.area, e.pointer_size);
+            sum += e.frames / e.pointer_size + first;
+        }
+    }
+};
+
+/// held_typed: the library's record, rebuilt at arrival, and its typed dispatch at delivery.
+template <class... H>
+struct held_events {
+    struct kept {
+        etwctl::hook_id hook{};
+        trace::record rec{};
+        std::byte bytes[0x50 + 256]; // the rebuilt record (these inputs' kernel records are smaller)
+    };
+    std::tuple<H...> handlers;
+    static bool take(event_record_layout const& r, raw_record const& x, std::uint32_t& tid, kept& k) noexcept {
+        if (x.is(perfinfo_words) && x.op == 46 && r.user_data_length >= x.p + 4) {
+            tid = raw_load<std::uint32_t>(r.user_data, x.p);
+            k.hook = etwctl::hook_id{0x0F2E};
+            return true;
+        }
+        if (x.is(thread_words) && x.op == 36 && r.user_data_length >= 4) {
+            k.hook = etwctl::hook_id{0x0524};
+            return true;
+        }
+        return false;
+    }
+    template <class Slot>
+    static bool keep(event_record_layout const& r, kept const& k, Slot& e) noexcept {
+        e.kept.hook = k.hook;
+        if (r.user_data_length > 256) return false;
+        return trace::detail::rebuild_hook_record(r, k.hook, std::span<std::byte>(e.kept.bytes, 0x50U + r.user_data_length), e.kept.rec) != 0;
+    }
+    template <class Slot>
+    void deliver(Slot const& x) noexcept {
+        trace::stack_view st;
+        if (x.frames != 0) {
+            st.add(trace::bytes_view(x.area, x.first_part), x.pointer_size);
+            if (x.frames != x.first_part) st.add(trace::bytes_view(x.area + x.first_part, x.frames - x.first_part), x.pointer_size);
+        }
+        trace::event_ref ref;
+        ref.rec = x.kept.rec;
+        ref.processor = x.processor;
+        trace::event const e(ref, nullptr, st);
+        trace::dispatch_report d;
+        bool refused = false;
+        trace::layout_fault why{};
+        std::apply([&](auto&... h) { (trace::detail::deliver(h, e, d, refused, why), ...); }, handlers);
+    }
+};
+
+/// The two handlers consume and held_typed run, made once for both.
+template <class Run>
+auto with_handlers(std::uint64_t& sum, Run&& run) {
+    return run(trace::on<"SampledProfile">([&sum](trace::sampled_profile const& e) noexcept {
+                   sum += e.instruction_pointer() ^ e.thread_id();
+                   auto const& s = e.stack();
+                   if (!s.empty()) sum += s.size() + s[0];
+               }),
+               trace::on<"CSwitch">([&sum](trace::cswitch const& e) noexcept { sum += e.new_thread_id(); }));
+}
+
+/// A held engine over every record, as the kernel double's ProcessTrace calls it.
+template <class Policy>
+void run_engine(input& in, Policy policy, std::uint64_t& sum) {
+    held_engine<Policy> st(std::move(policy));
+    etwctl::event_record_sink sink{&held_engine<Policy>::callback, &st};
     for (auto& r : in.records) {
         r.user_context = &sink;
         etwctl::call_event_record_sink(&r);
     }
-    while (st.delivered != st.pushed) st.deliver(st.events[st.delivered++ % S::window]);
-    benchmark::DoNotOptimize(sum);
-    return sum;
+    st.finish(); // ProcessTrace returned
+    if constexpr (std::is_same_v<Policy, held_fields>) sum = st.policy.sum;
 }
 
 /// A hand-written callback over every record, as the kernel double's ProcessTrace calls it; its checksum.
@@ -548,29 +520,22 @@ std::uint64_t run_callback(input& in, void (*callback)(void*, event_record_layou
 std::uint64_t run_raw(input& in) { return run_callback<raw_state>(in, &raw_callback); }
 std::uint64_t run_paired(input& in) { return run_callback<paired_state>(in, &paired_callback); }
 std::uint64_t run_held(input& in) {
-    held_state st;
-    etwctl::event_record_sink sink{&held_callback, &st};
-    for (auto& r : in.records) {
-        r.user_context = &sink;
-        etwctl::call_event_record_sink(&r);
-    }
-    while (st.delivered != st.pushed) st.deliver(st.events[st.delivered++ % held_state::window]); // ProcessTrace returned
-    benchmark::DoNotOptimize(st.sum);
-    return st.sum;
+    std::uint64_t sum = 0;
+    run_engine(in, held_fields{}, sum);
+    benchmark::DoNotOptimize(sum);
+    return sum;
 }
-
+std::uint64_t run_held_typed(input& in) {
+    std::uint64_t sum = 0;
+    with_handlers(sum, [&](auto... h) { run_engine(in, held_events<decltype(h)...>{{std::move(h)...}}, sum); });
+    benchmark::DoNotOptimize(sum);
+    return sum;
+}
 std::uint64_t run_consume(input& in, std::vector<std::byte>& storage, std::uint64_t& events) {
     replay_kernel k{&in};
     trace::consume_control control;
     std::uint64_t sum = 0;
-    auto const report = trace::consume(k, "NT Kernel Logger", trace::consume_storage{storage, {}}, control,
-                                       trace::on<"SampledProfile">([&](trace::sampled_profile const& e) noexcept {
-                                           sum += e.instruction_pointer() ^ e.thread_id();
-                                           auto const& s = e.stack();
-                                           if (!s.empty()) sum += s.size() + s[0];
-                                       }),
-                                       trace::on<"CSwitch">([&](trace::cswitch const& e) noexcept { sum += e.new_thread_id(); }));
-    events = report.events;
+    events = with_handlers(sum, [&](auto... h) { return trace::consume(k, "NT Kernel Logger", trace::consume_storage{storage, {}}, control, std::move(h)...); }).events;
     benchmark::DoNotOptimize(sum);
     return sum;
 }
@@ -621,8 +586,29 @@ private:
     int fd_ = -1;
 };
 
-enum class kind { raw, paired, held, consume };
-char const* kind_name(kind k) { return k == kind::raw ? "raw" : k == kind::paired ? "paired" : k == kind::held ? "held" : "consume"; }
+enum class kind { raw, paired, held, held_typed, consume };
+constexpr kind kinds[] = {kind::raw, kind::paired, kind::held, kind::held_typed, kind::consume};
+char const* kind_name(kind k) {
+    switch (k) {
+    case kind::raw: return "raw";
+    case kind::paired: return "paired";
+    case kind::held: return "held";
+    case kind::held_typed: return "held_typed";
+    case kind::consume: return "consume";
+    }
+    return "";
+}
+/// One run of a case over an input; its checksum (and consume's events delivered).
+std::uint64_t run_case(kind k, input& in, std::vector<std::byte>& storage, std::uint64_t& events) {
+    switch (k) {
+    case kind::raw: return run_raw(in);
+    case kind::paired: return run_paired(in);
+    case kind::held: return run_held(in);
+    case kind::held_typed: return run_held_typed(in);
+    case kind::consume: return run_consume(in, storage, events);
+    }
+    return 0;
+}
 
 void bench(benchmark::State& state, kind k, std::string const& input_name) {
     input& in = get(input_name);
@@ -635,10 +621,7 @@ void bench(benchmark::State& state, kind k, std::string const& input_name) {
     std::uint64_t instructions = 0, runs = 0, events = 0;
     for (auto _ : state) {
         counter.start();
-        if (k == kind::raw) run_raw(in);
-        else if (k == kind::paired) run_paired(in);
-        else if (k == kind::held) run_held(in);
-        else run_consume(in, storage, events);
+        run_case(k, in, storage, events);
         instructions += counter.stop();
         ++runs;
     }
@@ -652,7 +635,7 @@ void bench(benchmark::State& state, kind k, std::string const& input_name) {
 
 void register_all() {
     for (char const* input_name : {"real", "generated"})
-        for (kind k : {kind::raw, kind::paired, kind::held, kind::consume})
+        for (kind k : kinds)
             benchmark::RegisterBenchmark((std::string(kind_name(k)) + "/" + input_name).c_str(),
                                          [k, n = std::string(input_name)](benchmark::State& s) { bench(s, k, n); })
                 ->Unit(benchmark::kMillisecond);
@@ -660,7 +643,8 @@ void register_all() {
 
 /// --ir CASE INPUT: one uncounted run, then one between callgrind's collection toggles.
 int instructions(std::string_view case_name, std::string const& input_name) {
-    if (case_name != "raw" && case_name != "paired" && case_name != "held" && case_name != "consume" && case_name != "hr") {
+    kind const* k = std::find_if(std::begin(kinds), std::end(kinds), [&](kind x) { return case_name == kind_name(x); });
+    if (k == std::end(kinds)) {
         std::fprintf(stderr, "unknown case %.*s\n", static_cast<int>(case_name.size()), case_name.data());
         return 2;
     }
@@ -671,10 +655,7 @@ int instructions(std::string_view case_name, std::string const& input_name) {
     }
     std::vector<std::byte> storage(trace::event_record_stream::storage_size());
     std::uint64_t events = 0;
-    auto const run = [&] {
-        return case_name == "raw" ? run_raw(in) : case_name == "paired" ? run_paired(in) : case_name == "held" ? run_held(in) : case_name == "hr" ? run_hr(in) : run_consume(in, storage, events);
-    };
-    if (case_name == "hr") { std::printf("hr %llu\n", (unsigned long long)run_hr(in)); }
+    auto const run = [&] { return run_case(*k, in, storage, events); };
     std::uint64_t sum = run(); // warm-up
 #if ETWCTL_BENCH_HAVE_CALLGRIND
     CALLGRIND_ZERO_STATS;
