@@ -302,13 +302,15 @@ inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id ho
     if ((h.thread_id & h.process_id) != no_id || er.extended_data_count != 0 || (h.flags & event_header_flag::trace_message) != 0 ||
         (payload_size != 0 && er.user_data == nullptr) || payload_size > 0xFFFFU - 0x10U)
         return rebuild_hook_record_general(er, hook, out, rec);
-    bool const p4 = (h.flags & event_header_flag::header_32_bit) != 0;
+    // the header's type and marker bytes, and the record's identity bits, by pointer size
+    static constexpr std::uint64_t header_word[2] = {std::uint64_t{header_type::perfinfo64} << 16 | std::uint64_t{0xC0} << 24,
+                                                     std::uint64_t{header_type::perfinfo32} << 16 | std::uint64_t{0xC0} << 24};
+    unsigned const p4 = (h.flags & event_header_flag::header_32_bit) != 0 ? 1U : 0U;
     auto const ts = static_cast<std::uint64_t>(h.time_stamp);
     std::uint64_t const version = h.event_descriptor.version;
     std::size_t const size = 0x10U + payload_size;
     std::byte* const p = out.data();
-    std::uint8_t const type = p4 ? header_type::perfinfo32 : header_type::perfinfo64;
-    er_put64(p, 0, version | (std::uint64_t{type} << 16) | (std::uint64_t{0xC0} << 24) | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
+    er_put64(p, 0, header_word[p4] | version | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
     er_put64(p, 8, ts);
     copy_bytes(p + 0x10, static_cast<std::byte const*>(er.user_data), payload_size);
     record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16), ts, 0x10, no_id, no_id);
