@@ -17,7 +17,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$root/build/bench-g++}
 reps=${BENCH_REPETITIONS:-5}
-cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="-O2 -DNDEBUG" \
+cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DETWCTL_BUILD_BENCHMARKS=ON -DETWCTL_BUILD_TESTS=OFF -DETWCTL_BUILD_EXAMPLES=OFF -DETWCTL_BUILD_TOOL=OFF >/dev/null
 cmake --build "$dir" -j "${BENCH_JOBS:-2}" --target etwctl_bench_consume >/dev/null
 bin="$dir/benchmarks/etwctl_bench_consume"
