@@ -573,7 +573,7 @@ private:
     }
     /// Any other record, wanted: an EVENT_HEADER event (its stack in its items), a classic provider's record.
     template <class F>
-    ETWCTL_COLD void hold_other(event_record_layout const& er, arrival const& a, F& deliver) noexcept {
+    void hold_other(event_record_layout const& er, arrival const& a, F& deliver) noexcept {
         // the record's size is at most the largest header (0x50), the items and the payload
         std::size_t bound = 0x50U + er.user_data_length;
         for (std::size_t i = 0; er.extended_data && i < er.extended_data_count; ++i) bound += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
