@@ -34,7 +34,11 @@ packages=(cmake ninja-build pkg-config g++ clang-14 libclang-rt-14-dev libmsgsl-
 log_dir="$root/build/test-logs"
 # One Wine prefix for both Windows presets (creating one takes ~20 s and ~700 MB).
 export ETWCTL_WINEPREFIX="${ETWCTL_WINEPREFIX:-$root/build/wineprefix}"
+# Programs cmake/wine-run.sh ran once more (Wine ended them with status 1 before they wrote anything):
+# recorded there, reported in the summary.
+export ETWCTL_WINE_RETRIES="$log_dir/wine-reruns.txt"
 mkdir -p "$log_dir"
+rm -f "$ETWCTL_WINE_RETRIES"
 
 declare -a summary=()
 failed=0
@@ -157,6 +161,11 @@ for key in "${!counts[@]}"; do
     [ -n "${counts[$key]}" ] && printf '%-22s %s\n' "$key" "${counts[$key]}"
 done | sort
 echo
+if [ -s "$ETWCTL_WINE_RETRIES" ]; then
+    echo "wine-run.sh ran $(wc -l <"$ETWCTL_WINE_RETRIES") program(s) once more (Wine ended them with status 1 before they wrote anything):"
+    sed 's/^/    /' "$ETWCTL_WINE_RETRIES"
+    echo
+fi
 if [ "$failed" -ne 0 ]; then
     echo "RESULT: FAILED (logs in build/test-logs/)"
     exit 1

@@ -1,6 +1,8 @@
 // A tiny program the emulator check runs under Wine: "print" writes two lines (CRLF in text mode),
 // "exit N" returns N, "crash" writes through a null pointer, "env NAME" prints the variable NAME of
-// the environment the program got (the Wine processes check reads WINEPREFIX, the wrapper's prefix).
+// the environment the program got (the Wine processes check reads WINEPREFIX, the wrapper's prefix),
+// "count FILE" adds a line to FILE and returns 1 writing nothing, "fail" writes a line to stderr and
+// returns 1 (the wrapper's rerun check: the first is run again, the second is not).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +24,17 @@ int main(int argc, char** argv) {
         std::printf("%s\n", value);
         return 0;
     }
-    std::fprintf(stderr, "usage: emulator_probe print | exit N | crash | env NAME\n");
+    if (argc >= 3 && std::strcmp(argv[1], "count") == 0) {
+        std::FILE* f = std::fopen(argv[2], "a");
+        if (f == nullptr) return 3;
+        std::fputs("run\n", f);
+        std::fclose(f);
+        return 1;
+    }
+    if (argc >= 2 && std::strcmp(argv[1], "fail") == 0) {
+        std::fprintf(stderr, "failing\n");
+        return 1;
+    }
+    std::fprintf(stderr, "usage: emulator_probe print | exit N | crash | env NAME | count FILE | fail\n");
     return 2;
 }
