@@ -479,12 +479,9 @@ public:
 private:
     /// A held event: the record rebuilt in the ring, its stack parts as they come.
     struct slot {
-        event e;
-        std::uint64_t timestamp = 0;
+        event e;                   ///< its processor is e.processor()
         std::size_t start = 0;     ///< where its bytes begin in the ring
         std::uint32_t ordinal = 0; ///< its place among its processor's records
-        std::uint32_t tid = 0;
-        std::uint16_t processor = 0;
         std::uint8_t parts = 0;    ///< stack parts taken (max_parts for an event that takes none)
     };
     /// An event that may take a stack, as its processor remembers it: a held one (by its sequence number:
@@ -615,13 +612,10 @@ private:
         tail_ = at + round8(n);
         s.e.ref_.processor = a.processor;
         s.e.clock_ = have_clock_ ? &clock_ : nullptr;
-        s.timestamp = s.e.ref_.rec.timestamp();
-        s.processor = a.processor;
         s.start = at;
-        s.tid = tid;
         s.parts = takes ? 0 : stack_view::max_parts; // an event that takes no stack is complete
         s.ordinal = a.ordinal;
-        if (takes) a.pr.note(s.timestamp, tid, a.ordinal, a.processor, false, static_cast<std::uint32_t>(pushed_));
+        if (takes) a.pr.note(s.e.ref_.rec.timestamp(), tid, a.ordinal, a.processor, false, static_cast<std::uint32_t>(pushed_));
         ++pushed_;
         ++held_;
         if (held_ == 1) drain(deliver);
@@ -642,7 +636,7 @@ private:
     /// none is held with all of them), or its processor has logged more records since than event_stream
     /// looks at.
     bool complete(slot const& s) const noexcept {
-        return s.parts >= stack_view::max_parts || processors_[s.processor % processor_slots].ordinal - s.ordinal > look;
+        return s.parts >= stack_view::max_parts || processors_[s.e.ref_.processor % processor_slots].ordinal - s.ordinal > look;
     }
 
     // The ring: bytes [head, tail) are in use, or [head, wrap) and [0, tail) once an allocation wrapped.
@@ -736,7 +730,7 @@ private:
             head_processor_ = no_head;
             return;
         }
-        head_processor_ = static_cast<std::uint16_t>(oldest().processor % processor_slots);
+        head_processor_ = static_cast<std::uint16_t>(oldest().e.ref_.processor % processor_slots);
         head_ordinal_ = oldest().ordinal;
     }
     template <class F>

@@ -513,18 +513,8 @@ inline constexpr record_type_table record_types = [] {
 /// back (the live consumer's rebuild, trace/consume.hpp; a test compares the two on every record). The
 /// kind and the pointer size come from the header type, as read() takes them (record_types).
 struct record_access {
-    struct hook_header {
-        hook_id hook{};
-        std::uint64_t timestamp = 0;
-        std::uint32_t thread_id = no_id, process_id = no_id; ///< no_id for a perfinfo record
-        std::uint32_t payload_offset = 0;
-        std::uint8_t version = 0;
-        std::uint8_t type = 0; ///< header_type::system32 ... perfinfo64
-        std::uint8_t pmc_count = 0;
-        bool has_pebs = false;
-    };
-    /// The same from the record's identity word (record_bits as a u64: the header type's bits from
-    /// record_types, the hook, the version and the PMC / PEBS byte), as a writer that built it sets it.
+    /// `bits` is the record's identity word (record_bits as a u64: the header type's bits from
+    /// record_types, the hook, the version and the PMC / PEBS byte), as the writer built it.
     static void set(record& out, bytes_view bytes, std::uint64_t bits, std::uint64_t timestamp, std::uint32_t payload_offset,
                     std::uint32_t thread_id, std::uint32_t process_id) noexcept {
         out.bytes_ = bytes;
@@ -532,15 +522,6 @@ struct record_access {
         out.payload_offset_ = payload_offset;
         out.thread_id_ = thread_id, out.process_id_ = process_id;
         out.bits_ = std::bit_cast<record_bits>(bits);
-    }
-    static void set(record& out, bytes_view bytes, hook_header const& h) noexcept {
-        auto const& t = record_types.at[h.type];
-        out.bytes_ = bytes;
-        out.timestamp_ = h.timestamp;
-        out.payload_offset_ = h.payload_offset;
-        out.thread_id_ = h.thread_id, out.process_id_ = h.process_id;
-        std::uint64_t const extension = h.pmc_count | (h.has_pebs ? 0x80U : 0U);
-        out.bits_ = std::bit_cast<record_bits>(t.bits | h.hook.value | (std::uint64_t{h.version} << 16) | (extension << 56));
     }
 };
 } // namespace detail
