@@ -114,12 +114,12 @@ run_once "$@"
 # under parallel load Wine now and then ends a program so before it runs (no byte from a doctest program
 # that always prints its summary, or from the tool where it prints an error; seen in one program of a few
 # hundred to a few thousand in full test runs, once in 1,200 runs of a loop with both cores busy). Every
-# such rerun is recorded (ETWCTL_WINE_RETRIES, default "$prefix.retries": the program, its arguments and
+# such rerun is recorded (ETWCTL_WINE_RERUNS, default "$prefix.reruns": the program, its arguments and
 # what the second run ended with) and scripts/test.sh lists them; a program that fails so every time
 # still fails.
 if [ "$status" = 1 ] && [ ! -s "$work/out" ] && [ ! -s "$work/err" ]; then
     run_once "$@"
-    echo "$* -> ${status:-none}" >>"${ETWCTL_WINE_RETRIES:-$prefix.retries}"
+    echo "$* -> ${status:-none}" >>"${ETWCTL_WINE_RERUNS:-$prefix.reruns}"
 fi
 rm -rf "$work"
 if [ -z "$status" ]; then

@@ -36,9 +36,9 @@ log_dir="$root/build/test-logs"
 export ETWCTL_WINEPREFIX="${ETWCTL_WINEPREFIX:-$root/build/wineprefix}"
 # Programs cmake/wine-run.sh ran once more (Wine ended them with status 1 before they wrote anything):
 # recorded there, reported in the summary.
-export ETWCTL_WINE_RETRIES="$log_dir/wine-reruns.txt"
+export ETWCTL_WINE_RERUNS="$log_dir/wine-reruns.txt"
 mkdir -p "$log_dir"
-rm -f "$ETWCTL_WINE_RETRIES"
+rm -f "$ETWCTL_WINE_RERUNS"
 
 declare -a summary=()
 failed=0
@@ -161,9 +161,9 @@ for key in "${!counts[@]}"; do
     [ -n "${counts[$key]}" ] && printf '%-22s %s\n' "$key" "${counts[$key]}"
 done | sort
 echo
-if [ -s "$ETWCTL_WINE_RETRIES" ]; then
-    echo "wine-run.sh ran $(wc -l <"$ETWCTL_WINE_RETRIES") program(s) once more (Wine ended them with status 1 before they wrote anything):"
-    sed 's/^/    /' "$ETWCTL_WINE_RETRIES"
+if [ -s "$ETWCTL_WINE_RERUNS" ]; then
+    echo "wine-run.sh ran $(wc -l <"$ETWCTL_WINE_RERUNS") program(s) once more (Wine ended them with status 1 before they wrote anything):"
+    sed 's/^/    /' "$ETWCTL_WINE_RERUNS"
     echo
 fi
 if [ "$failed" -ne 0 ]; then

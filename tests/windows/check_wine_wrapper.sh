@@ -65,8 +65,8 @@ rerun() {
     work=$(mktemp -d "${TMPDIR:-/tmp}/etwctl-rerun.XXXXXX")
     trap 'rm -rf "$work"' EXIT
     cd "$work" || fail "cannot enter $work"
-    ETWCTL_WINE_RETRIES=$work/reruns
-    export ETWCTL_WINE_RETRIES
+    ETWCTL_WINE_RERUNS=$work/reruns
+    export ETWCTL_WINE_RERUNS
 
     # Status 1, nothing written: run twice, recorded once, the status passed through.
     "$wrapper" "$probe" count runs >out 2>err
