@@ -1,6 +1,7 @@
 // Google Benchmark: consuming live (issue 33 item 7). The same EVENT_RECORDs, as ProcessTrace presents
 // a trace's records (trace::event_record_of, prepared outside the timed loops), handed one by one to an
-// EventRecordCallback by a kernel double's ProcessTrace (the OS's part, not measured). The work: each
+// EventRecordCallback through its pointer by one replay loop, ProcessTrace's part, the same in every case
+// (consume's kernel double runs it with what OpenTraceW was given). The work: each
 // SampledProfile's InstructionPointer ^ ThreadId and its stack's size and first frame, each CSwitch's
 // NewThreadId, summed. The cases, from the least the callback does to all consume does:
 //   raw         a switch on ProviderId (PerfInfo, Thread, StackWalk) and Opcode, the fields read straight
@@ -132,7 +133,19 @@ input& get(std::string const& name) {
     return *slot;
 }
 
-/// ProcessTrace without the OS: every prepared EVENT_RECORD to the callback OpenTraceW was given.
+/// ProcessTrace without the OS: every prepared EVENT_RECORD, its UserContext set, to an EventRecordCallback
+/// called through its pointer, as the OS calls it. Every case runs this loop: the pointer is hidden from
+/// the optimizer, so no case's callback is inlined into it.
+using record_callback = void (*)(event_record_layout*) noexcept;
+[[gnu::noinline]] void replay(input& in, record_callback callback, void* context) noexcept {
+    asm volatile("" : "+r"(callback));
+    for (auto& r : in.records) {
+        r.user_context = context;
+        callback(&r);
+    }
+}
+
+/// A kernel double whose ProcessTrace is replay with what OpenTraceW was given (consume's kernel).
 struct replay_kernel {
     input* in = nullptr;
     etwctl::event_trace_logfilew_layout logfile{};
@@ -142,15 +155,14 @@ struct replay_kernel {
         return 0;
     }
     std::uint32_t process_trace(std::uint64_t const*, std::uint32_t, std::uint64_t const*, std::uint64_t const*) noexcept {
-        auto* const callback = reinterpret_cast<void (*)(event_record_layout*) noexcept>(logfile.event_record_callback);
-        for (auto& r : in->records) {
-            r.user_context = logfile.context;
-            callback(&r);
-        }
+        replay(*in, reinterpret_cast<record_callback>(logfile.event_record_callback), logfile.context);
         return 0;
     }
     std::uint32_t close_trace(std::uint64_t) noexcept { return 0; }
-    void* event_record_callback() noexcept { return reinterpret_cast<void*>(&etwctl::call_event_record_sink); }
+    template <etwctl::event_record_handler F>
+    void* event_record_callback() noexcept {
+        return reinterpret_cast<void*>(&etwctl::event_record_entry<F>);
+    }
 };
 
 // ---- the raw callback: the best hand-written consumer -------------------------------------------------
@@ -197,8 +209,9 @@ struct raw_record {
     std::uint8_t op;
 };
 
-void raw_callback(void* context, event_record_layout const& r) noexcept {
-    auto& st = *static_cast<raw_state*>(context);
+void raw_callback(event_record_layout* record) noexcept {
+    auto const& r = *record;
+    auto& st = *static_cast<raw_state*>(r.user_context);
     ++st.events;
     raw_record const x(r);
     if (x.is(perfinfo_words)) {
@@ -235,8 +248,9 @@ struct paired_state {
     paired_processor processors[64]{};
 };
 
-void paired_callback(void* context, event_record_layout const& r) noexcept {
-    auto& st = *static_cast<paired_state*>(context);
+void paired_callback(event_record_layout* record) noexcept {
+    auto const& r = *record;
+    auto& st = *static_cast<paired_state*>(r.user_context);
     auto const& h = r.event_header;
     auto& proc = st.processors[r.buffer_context.processor_index % 64];
     std::uint32_t const ordinal = ++proc.ordinal;
@@ -364,8 +378,9 @@ struct held_engine {
             return;
         }
     }
-    static void callback(void* context, event_record_layout const& r) noexcept {
-        auto& st = *static_cast<held_engine*>(context);
+    static void callback(event_record_layout* record) noexcept {
+        auto const& r = *record;
+        auto& st = *static_cast<held_engine*>(r.user_context);
         std::uint16_t const processor = r.buffer_context.processor_index;
         auto& proc = st.processors[processor % 64];
         std::uint32_t const ordinal = ++proc.ordinal;
@@ -492,28 +507,20 @@ auto with_handlers(std::uint64_t& sum, Run&& run) {
                trace::on<"CSwitch">([&sum](trace::cswitch const& e) noexcept { sum += e.new_thread_id(); }));
 }
 
-/// A held engine over every record, as the kernel double's ProcessTrace calls it.
+/// A held engine over every record, as ProcessTrace calls it.
 template <class Policy>
 void run_engine(input& in, Policy policy, std::uint64_t& sum) {
     held_engine<Policy> st(std::move(policy));
-    etwctl::event_record_sink sink{&held_engine<Policy>::callback, &st};
-    for (auto& r : in.records) {
-        r.user_context = &sink;
-        etwctl::call_event_record_sink(&r);
-    }
+    replay(in, &held_engine<Policy>::callback, &st);
     st.finish(); // ProcessTrace returned
     if constexpr (std::is_same_v<Policy, held_fields>) sum = st.policy.sum;
 }
 
-/// A hand-written callback over every record, as the kernel double's ProcessTrace calls it; its checksum.
+/// A hand-written callback over every record, as ProcessTrace calls it; its checksum.
 template <class State>
-std::uint64_t run_callback(input& in, void (*callback)(void*, event_record_layout const&) noexcept) {
+std::uint64_t run_callback(input& in, record_callback callback) {
     State st;
-    etwctl::event_record_sink sink{callback, &st};
-    for (auto& r : in.records) {
-        r.user_context = &sink;
-        etwctl::call_event_record_sink(&r);
-    }
+    replay(in, callback, &st);
     benchmark::DoNotOptimize(st.sum);
     return st.sum;
 }

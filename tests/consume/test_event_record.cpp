@@ -385,7 +385,10 @@ struct er_replay_kernel {
         }
         return win32::success;
     }
-    void* event_record_callback() noexcept { return reinterpret_cast<void*>(&call_event_record_sink); }
+    template <etwctl::event_record_handler F>
+    void* event_record_callback() noexcept {
+        return reinterpret_cast<void*>(&etwctl::event_record_entry<F>);
+    }
 };
 static_assert(event_record_consumer_kernel<er_replay_kernel>);
 static_assert(!buffer_consumer_kernel<er_replay_kernel>);

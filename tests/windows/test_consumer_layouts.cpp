@@ -170,36 +170,35 @@ TEST_CASE("windows consumer: compat::open_trace / process_trace / close_trace ta
 }
 
 namespace {
-struct consumer_sink_probe {
+struct consumer_entry_probe {
     etwctl::event_record_layout const* seen = nullptr;
     std::uint16_t opcode = 0;
     std::uint32_t calls = 0;
 };
-void consumer_sink_probe_record(void* context, etwctl::event_record_layout const& r) noexcept {
-    auto* p = static_cast<consumer_sink_probe*>(context);
+void consumer_entry_probe_record(etwctl::event_record_layout const& r) noexcept {
+    auto* p = static_cast<consumer_entry_probe*>(r.user_context);
     p->seen = &r;
     p->opcode = r.event_header.event_descriptor.opcode;
     ++p->calls;
 }
 } // namespace
 
-TEST_CASE("windows consumer: native_kernel's EventRecordCallback is a PEVENT_RECORD_CALLBACK handing the SDK's record to the sink") {
+TEST_CASE("windows consumer: native_kernel's EventRecordCallback is a PEVENT_RECORD_CALLBACK handing the SDK's record to its handler") {
     auto& k = etwctl::native_kernel::instance();
     static_assert(etwctl::event_record_consumer_kernel<etwctl::native_kernel>);
     // called as ProcessTrace calls it: through the SDK's function type (WINAPI), with the SDK's EVENT_RECORD
-    auto const callback = reinterpret_cast<PEVENT_RECORD_CALLBACK>(k.event_record_callback());
-    REQUIRE(k.event_record_callback() != nullptr);
-    consumer_sink_probe probe;
-    etwctl::event_record_sink sink{&consumer_sink_probe_record, &probe};
+    void* const entry = k.event_record_callback<&consumer_entry_probe_record>();
+    REQUIRE(entry != nullptr);
+    auto const callback = reinterpret_cast<PEVENT_RECORD_CALLBACK>(entry);
+    consumer_entry_probe probe;
     EVENT_RECORD record{};
     record.EventHeader.EventDescriptor.Opcode = 46;
-    record.UserContext = &sink;
+    record.UserContext = &probe;
     callback(&record);
     CHECK(probe.calls == 1);
     CHECK(static_cast<void const*>(probe.seen) == static_cast<void const*>(&record));
     CHECK(probe.opcode == 46);
-    record.UserContext = nullptr; // no sink: ignored, never a crash
-    callback(&record);
+    callback(nullptr); // no record: ignored, never a crash
     CHECK(probe.calls == 1);
 }
 

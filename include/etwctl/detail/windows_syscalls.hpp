@@ -167,16 +167,18 @@ inline std::uint32_t close_trace(std::uintptr_t fn, std::uint64_t handle) noexce
     return reinterpret_cast<type>(fn)(handle);
 }
 
-/// EventRecordCallback (evntrace.h PEVENT_RECORD_CALLBACK: VOID WINAPI (PEVENT_RECORD)): hands the record
-/// to the event_record_sink that EVENT_TRACE_LOGFILEW.Context pointed at (ProcessTrace passes it on as
-/// EVENT_RECORD.UserContext). The record is read as etwctl's event_record_layout, the SDK's layout
-/// (pinned in tests/windows against mingw-w64's evntcons.h).
-inline VOID WINAPI event_record_trampoline(void* record) noexcept {
-    call_event_record_sink(static_cast<event_record_layout*>(record));
+/// EventRecordCallback (evntrace.h PEVENT_RECORD_CALLBACK: VOID WINAPI (PEVENT_RECORD)): calls F with the
+/// record (its state in EVENT_RECORD.UserContext, which ProcessTrace sets from EVENT_TRACE_LOGFILEW.Context),
+/// read as etwctl's event_record_layout, the SDK's layout (pinned in tests/windows against mingw-w64's
+/// evntcons.h). A null record is ignored.
+template <event_record_handler F>
+inline VOID WINAPI event_record_entry(void* record) noexcept {
+    if (record) F(*static_cast<event_record_layout const*>(record));
 }
+template <event_record_handler F>
 inline void* event_record_callback() noexcept {
     using type = VOID(WINAPI*)(void*);
-    type const f = &event_record_trampoline;
+    type const f = &event_record_entry<F>;
     return reinterpret_cast<void*>(f);
 }
 

@@ -60,21 +60,24 @@ concept buffer_consumer_kernel = consumer_kernel<K> && requires(K& k, std::uint6
     { k.process_trace_buffers(h, f, ctx) } -> std::same_as<std::uint32_t>;
 };
 
-/// What EventRecordCallback hands each EVENT_RECORD to: EVENT_TRACE_LOGFILEW.Context points at one, and
-/// ProcessTrace passes Context on as EVENT_RECORD.UserContext (Microsoft Learn, "EVENT_TRACE_LOGFILEW").
 struct event_record_layout;
-struct event_record_sink {
-    void (*on_record)(void* context, event_record_layout const& record) noexcept = nullptr;
-    void* context = nullptr;
-};
+/// A consumer's handler of each EVENT_RECORD: its state is EVENT_RECORD.UserContext (what
+/// EVENT_TRACE_LOGFILEW.Context pointed at: ProcessTrace passes it on; Microsoft Learn, "EVENT_TRACE_LOGFILEW").
+using event_record_handler = void (*)(event_record_layout const& record) noexcept;
 
-/// Optional extension: the EventRecordCallback that makes ProcessTrace hand each EVENT_RECORD to the
-/// event_record_sink in its UserContext. event_record_callback() returns it as EVENT_TRACE_LOGFILEW holds
-/// it (native_kernel: a WINAPI function, detail/windows_syscalls.hpp; a double: call_event_record_sink).
+namespace detail {
+/// The handler event_record_consumer_kernel checks event_record_callback<F>() with.
+inline void event_record_probe(event_record_layout const&) noexcept {}
+} // namespace detail
+
+/// Optional extension: event_record_callback<F>() returns the EventRecordCallback (as
+/// EVENT_TRACE_LOGFILEW holds it) that makes ProcessTrace call F with each EVENT_RECORD: one function per
+/// handler, so the OS calls the consumer's code through one pointer, as it calls a hand-written callback
+/// (native_kernel: a WINAPI function, detail/windows_syscalls.hpp; a double: event_record_entry<F>).
 /// etwctl's consume() opens a trace with it and turns the records into typed events.
 template <class K>
 concept event_record_consumer_kernel = consumer_kernel<K> && requires(K& k) {
-    { k.event_record_callback() } -> std::same_as<void*>;
+    { k.template event_record_callback<&detail::event_record_probe>() } -> std::same_as<void*>;
 };
 
 /// The consumer calls, named (for records, availability and messages).
@@ -238,12 +241,11 @@ struct event_trace_logfilew_layout {
     void* context = nullptr;
 };
 
-/// The EventRecordCallback of a kernel double (the platform's default calling convention): passes the
-/// record to the event_record_sink its UserContext points at.
-inline void call_event_record_sink(event_record_layout* record) noexcept {
-    if (!record || !record->user_context) return;
-    auto const* sink = static_cast<event_record_sink const*>(record->user_context);
-    if (sink->on_record) sink->on_record(sink->context, *record);
+/// The EventRecordCallback of a kernel double (the platform's default calling convention): calls F with
+/// the record (a null record is ignored).
+template <event_record_handler F>
+void event_record_entry(event_record_layout* record) noexcept {
+    if (record) F(*record);
 }
 
 // The sizes the SDK's declarations have (Microsoft Learn's structures, the MSVC / mingw-w64 layout).

@@ -109,9 +109,11 @@ public:
         if (auto f = address(consumer_function::close_trace)) return detail::win::close_trace(f, handle);
         return win32::proc_not_found;
     }
-    /// The EventRecordCallback that hands each EVENT_RECORD to the event_record_sink in EVENT_TRACE_LOGFILEW.Context
-    /// (event_record_consumer_kernel: trace::consume).
-    void* event_record_callback() noexcept { return detail::win::event_record_callback(); }
+    /// The EventRecordCallback that calls F with each EVENT_RECORD (event_record_consumer_kernel: trace::consume).
+    template <event_record_handler F>
+    void* event_record_callback() noexcept {
+        return detail::win::event_record_callback<F>();
+    }
     bool consumer_available(consumer_function f) const noexcept {
         return const_cast<native_kernel*>(this)->address(f) != 0;
     }

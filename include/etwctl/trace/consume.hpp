@@ -935,8 +935,9 @@ struct record_consume_state {
     void deliver(event const& e) noexcept {
         std::apply([&](auto&... h) { deliver_event(report, e, h...); }, *handlers);
     }
-    static void on_record(void* context, event_record_layout const& r) noexcept {
-        auto* self = static_cast<record_consume_state*>(context);
+    /// The EventRecordCallback's handler: the state is the record's UserContext (EVENT_TRACE_LOGFILEW.Context).
+    static void on_record(event_record_layout const& r) noexcept {
+        auto* self = static_cast<record_consume_state*>(r.user_context);
         // the header event (hook 0) always: it carries the session's clock
         self->stream.push(r, [self](event const& e) noexcept { self->deliver(e); },
                           [](hook_id h) noexcept { return h == hook_id{0} || wanted(h); }, all);
@@ -1116,9 +1117,8 @@ consume_report consume_trace(K& k, consume_name source, bool file, consume_stora
     } else {
         // the records are rebuilt into storage.buffers (event_record_stream: a few slots of held events)
         record_consume_state<H...> st{event_record_stream(storage.buffers), &control, &hs};
-        event_record_sink sink{&record_consume_state<H...>::on_record, &st};
-        logfile.event_record_callback = k.event_record_callback();
-        logfile.context = &sink;
+        logfile.event_record_callback = k.template event_record_callback<&record_consume_state<H...>::on_record>();
+        logfile.context = &st;
         run(
             st.report, [&](std::uint64_t h) noexcept { return k.process_trace(&h, 1, nullptr, nullptr); },
             [&]() noexcept {
