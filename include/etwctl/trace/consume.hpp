@@ -611,7 +611,6 @@ private:
     void hold(slot& s, arrival const& a, std::size_t at, std::size_t n, bool takes, std::uint32_t tid, F& deliver) noexcept {
         tail_ = at + round8(n);
         s.e.ref_.processor = a.processor;
-        s.e.clock_ = have_clock_ ? &clock_ : nullptr;
         s.start = at;
         s.parts = takes ? 0 : stack_view::max_parts; // an event that takes no stack is complete
         s.ordinal = a.ordinal;
@@ -747,6 +746,7 @@ private:
         layout::logfile_header const hd(payload);
         clock_ = trace::clock(hd.clock_type(), hd.perf_freq(), hd.cpu_speed_mhz(), hd.start_time(), rec.timestamp());
         have_clock_ = true;
+        for (auto& s : slots_) s.e.clock_ = &clock_; // every event from here on (and any held): the session's clock, as a file's events have it
     }
 
     std::span<std::byte> storage_;
