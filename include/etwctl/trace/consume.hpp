@@ -406,9 +406,10 @@ inline std::size_t rebuild_record(event_record_layout const& er, std::span<std::
 /// event_stream applies to a file), so an event that may take a stack is held until its processor has
 /// logged the records event_stream would look at (reader::max_look_ahead), at most `window` events (or
 /// until finish()): ProcessTrace merges a file's processors in time order, so other processors' events
-/// come between an event and its stack. Held events live in the caller's storage, used as a ring: each
-/// record rebuilt in a buffer's format, then the stack parts copied as they arrive. No heap. Events are
-/// delivered in the order they arrived.
+/// come between an event and its stack. Each held record is rebuilt in a buffer's format in its slot (a
+/// kernel record of up to 0x20 payload bytes: a sample, a context switch) or in the caller's storage, used
+/// as a ring, where the stack parts are copied as they arrive. No heap. Events are delivered in the order
+/// they arrived.
 ///
 /// push's `wanted(hook)` says which kernel events the caller handles (consume: the on<"Name"> handlers'
 /// hooks; every event when on_any is given): any other record is counted (skipped()) and not rebuilt;
@@ -477,12 +478,15 @@ public:
     std::uint64_t last_timestamp() const noexcept { return last_timestamp_; }
 
 private:
-    /// A held event: the record rebuilt in the ring, its stack parts as they come.
+    /// A held event: the record rebuilt in the slot (a kernel record of up to local_size bytes with the
+    /// largest header: a sample, a context switch) or in the ring, its stack parts as they come.
     struct slot {
+        static constexpr std::size_t local_size = 0x70;
         event e;                   ///< its processor is e.processor()
-        std::size_t start = 0;     ///< where its bytes begin in the ring
+        std::size_t start = 0;     ///< where its bytes begin in the ring (a local record: where the ring's tail was)
         std::uint32_t ordinal = 0; ///< its place among its processor's records
         std::uint8_t parts = 0;    ///< stack parts taken (max_parts for an event that takes none)
+        alignas(8) std::byte local[local_size];
     };
     /// An event that may take a stack, as its processor remembers it: a held one (by its sequence number:
     /// slot = seq & slot_mask, held while seq >= pushed_ - held_) or one not wanted (its parts kept here).
@@ -557,16 +561,25 @@ private:
         // the record's size is at most the largest header (0x50) and the payload: a kernel record's header
         // holds its PEBS index and PMC values within those 0x50 bytes
         std::size_t const bound = 0x50U + er.user_data_length;
+        bool const local = bound <= slot::local_size;
         std::size_t at = 0;
-        if (!make_room(bound, at, deliver)) return;
+        if (local) {
+            if (held_ == window_) deliver_oldest(deliver), drain(deliver);
+            at = tail_; // no ring bytes: the ring's space is given back up to here when it is the oldest
+        } else if (!make_room(bound, at, deliver)) {
+            return;
+        }
         auto& s = slots_[pushed_ & slot_mask];
         record& rec = s.e.ref_.rec;
-        std::size_t const n = detail::rebuild_hook_record(er, hook, storage_.subspan(at, bound), rec);
-        if (n == 0) return give_back(at);
+        std::size_t const n = detail::rebuild_hook_record(er, hook, local ? std::span<std::byte>(s.local, bound) : storage_.subspan(at, bound), rec);
+        if (n == 0) {
+            if (local) return (void)++unconverted_;
+            return give_back(at);
+        }
         if (!have_clock_ && hook == hook_id{0} && rec.kind() == record_kind::system) set_clock(rec);
         s.e.stack_.clear();
         if (stack_record) add_own_stack(rec, s.e.stack_parts(), []() noexcept { return std::optional<stack_view::part>{}; }); // no event took it: its own frames (a key: unresolved, as attached ones are live)
-        hold(s, a, at, n, !stack_record, stack_thread_of(hook, h.thread_id, rec.payload(), rec.pointer_size()), deliver);
+        hold(s, a, at, local ? 0 : n, !stack_record, stack_thread_of(hook, h.thread_id, rec.payload(), rec.pointer_size()), deliver);
     }
     /// Any other record, wanted: an EVENT_HEADER event (its stack in its items), a classic provider's record.
     template <class F>
@@ -605,8 +618,9 @@ private:
         if (held_ == 0) reset();
         ++unconverted_;
     }
-    /// The rebuilt record in slot `s` held: its event's processor and clock, its place, and whether stack
-    /// records may name it (then its processor remembers it).
+    /// The rebuilt record in slot `s` held (its n bytes in the ring at `at`; n = 0 for a record in the slot):
+    /// its event's processor, its place, and whether stack records may name it (then its processor
+    /// remembers it).
     template <class F>
     void hold(slot& s, arrival const& a, std::size_t at, std::size_t n, bool takes, std::uint32_t tid, F& deliver) noexcept {
         tail_ = at + round8(n);
