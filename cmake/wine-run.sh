@@ -5,8 +5,9 @@
 # of the build tree the program lives in, else a per-user temp dir), no Wine debug output, and
 # Wine's crash debugger disabled so that a crash always gives a non-zero exit code. The program's
 # exit code is passed through. stdout and stderr are passed through separately with CR removed
-# (Windows writes CRLF), so
-# CTest regular expressions and scripts compare plain text.
+# (Windows writes CRLF), so CTest regular expressions and scripts compare plain text. ETWCTL_WINE names
+# the loader and ETWCTL_WINESERVER its server (found beside the loader when unset; set and empty: no
+# server is kept, the loader starts its own, as the wrapper's own test runs it with a stand-in loader).
 set -u
 
 if [ "$#" -lt 1 ]; then
@@ -31,9 +32,13 @@ if [ -z "$loader" ] || [ ! -x "$loader" ]; then
 fi
 
 # The server that goes with the loader (Debian: wineserver64 beside wine64, not on PATH).
-wineserver=$(dirname "$loader")/wineserver64
-[ -x "$wineserver" ] || wineserver=$(dirname "$loader")/wineserver
-[ -x "$wineserver" ] || wineserver=$(command -v wineserver64 || command -v wineserver || true)
+if [ "${ETWCTL_WINESERVER+set}" = set ]; then
+    wineserver=$ETWCTL_WINESERVER
+else
+    wineserver=$(dirname "$loader")/wineserver64
+    [ -x "$wineserver" ] || wineserver=$(dirname "$loader")/wineserver
+    [ -x "$wineserver" ] || wineserver=$(command -v wineserver64 || command -v wineserver || true)
+fi
 
 prefix=${ETWCTL_WINEPREFIX:-}
 if [ -z "$prefix" ]; then
@@ -110,14 +115,21 @@ run_once() {
     status=$(cat "$work/status" 2>/dev/null)
 }
 run_once "$@"
-# A program that ends with status 1 having written nothing at all, on either stream, is run once more:
-# under parallel load Wine now and then ends a program so before it runs (no byte from a doctest program
-# that always prints its summary, or from the tool where it prints an error; seen in one program of a few
-# hundred to a few thousand in full test runs, once in 1,200 runs of a loop with both cores busy). Every
-# such rerun is recorded (ETWCTL_WINE_RERUNS, default "$prefix.reruns": the program, its arguments and
-# what the second run ended with) and scripts/test.sh lists them; a program that fails so every time
-# still fails.
-if [ "$status" = 1 ] && [ ! -s "$work/out" ] && [ ! -s "$work/err" ]; then
+# A program Wine ended before it ran is run once more: one that ended with status 1 having written nothing
+# at all, on either stream (under parallel load Wine now and then ends a program so: no byte from a
+# doctest program that always prints its summary, or from the tool where it prints an error; seen in one
+# program of a few hundred to a few thousand in full test runs, once in 1,200 runs of a loop with both
+# cores busy), and one that failed with nothing on stdout and Wine's loader saying on stderr that it lost
+# its server ("wine client error:...: recvmsg: Connection reset by peer", seen once in 302 runs of the
+# tool) or cannot reach it ("a wine server seems to be running, but I cannot connect to it", seen once);
+# that first run's stderr has already been passed on. Every rerun is recorded (ETWCTL_WINE_RERUNS,
+# default "$prefix.reruns": the program, its arguments and what the second run ended with) and
+# scripts/test.sh lists them; a program that fails so every time still fails. The one place this is
+# decided: the test scripts run a program once.
+lost_server() {
+    grep -q -e 'wine client error' -e 'a wine server seems to be running, but I cannot connect' "$work/err"
+}
+if [ "$status" != 0 ] && [ ! -s "$work/out" ] && { { [ "$status" = 1 ] && [ ! -s "$work/err" ]; } || lost_server; }; then
     run_once "$@"
     echo "$* -> ${status:-none}" >>"${ETWCTL_WINE_RERUNS:-$prefix.reruns}"
 fi

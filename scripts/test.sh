@@ -162,7 +162,7 @@ for key in "${!counts[@]}"; do
 done | sort
 echo
 if [ -s "$ETWCTL_WINE_RERUNS" ]; then
-    echo "wine-run.sh ran $(wc -l <"$ETWCTL_WINE_RERUNS") program(s) once more (Wine ended them with status 1 before they wrote anything):"
+    echo "wine-run.sh ran $(wc -l <"$ETWCTL_WINE_RERUNS") program(s) once more (Wine ended them before they ran):"
     sed 's/^/    /' "$ETWCTL_WINE_RERUNS"
     echo
 fi

@@ -6,18 +6,22 @@
 #     did, the test that happened to boot them waited until they exited, and the server's shutdowns and
 #     restarts met the next tests (see the comment in wine-run.sh).
 #   check_wine_wrapper.sh rerun WRAPPER PROBE
-#     a program that ended with status 1 having written nothing is run once more (Wine under load now and
-#     then ends a program so before it runs), the rerun recorded, the second run's status passed through;
-#     a program that wrote something, or ended with another status, runs once.
+#     a program that ended with status 1 having written nothing, or that failed with nothing on stdout and
+#     Wine's loader saying on stderr that it lost its server, is run once more (Wine ended it before it
+#     ran), the rerun recorded, the second run's status and output passed through; a program that wrote
+#     something else, or ended silently with another status, runs once.
+#   check_wine_wrapper.sh standin WRAPPER
+#     the rerun check on any host: the wrapper runs a shell script through a stand-in loader (no Wine,
+#     no server kept) that behaves as the probe does.
 set -u
 
-if [ "$#" -ne 3 ]; then
-    echo "usage: $0 processes|rerun WRAPPER PROBE" >&2
+if [ "$#" -ne 3 ] && { [ "$#" -ne 2 ] || [ "$1" != standin ]; }; then
+    echo "usage: $0 processes|rerun WRAPPER PROBE | standin WRAPPER" >&2
     exit 2
 fi
 check=$1
 wrapper=$2
-probe=$3
+probe=${3:-}
 
 fail() {
     echo "FAILED: $*" >&2
@@ -91,11 +95,55 @@ rerun() {
     [ "$rc" -eq 3 ] || fail "exit 3: exit code $rc (expected 3)"
     [ "$(wc -l <reruns)" -eq 1 ] || fail "exit 3: it was run again ($(wc -l <reruns) reruns recorded)"
 
-    echo "wine-run.sh reruns a silent status 1 once and records it; nothing else"
+    # Status 1, nothing on stdout, Wine's lost-server message on stderr: run again, its output and status passed on.
+    "$wrapper" "$probe" lost lost-runs >out 2>err
+    rc=$?
+    [ "$rc" -eq 0 ] || fail "lost: exit code $rc (expected 0, the second run's)"
+    [ "$(grep -c '^run' lost-runs)" -eq 2 ] || fail "lost: the probe ran $(grep -c '^run' lost-runs) times (expected 2: once more)"
+    grep -qx 'ran' out || fail "lost: stdout is '$(cat out)' (expected the second run's 'ran')"
+    [ "$(wc -l <reruns)" -eq 2 ] || fail "lost: $(wc -l <reruns) reruns recorded (expected 2)"
+    grep -q 'lost lost-runs -> 0$' reruns || fail "lost: the record does not name the program and its status: $(cat reruns)"
+
+    echo "wine-run.sh reruns a silent status 1 and a run whose loader lost its server once, and records them; nothing else"
+}
+
+# A loader that runs the "program" with sh (wineboot: nothing to do) and a probe in shell with
+# emulator_probe.cpp's modes that rerun uses; the wrapper keeps no server (ETWCTL_WINESERVER empty).
+standin() {
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/etwctl-standin.XXXXXX")
+    cat >"$dir/loader" <<'LOADER'
+#!/bin/sh
+case "$1" in wineboot) exit 0 ;; esac
+exec sh "$@"
+LOADER
+    cat >"$dir/probe" <<'PROBE'
+case "$1" in
+count) echo run >>"$2"; exit 1 ;;
+fail) echo failing >&2; exit 1 ;;
+exit) exit "$2" ;;
+lost)
+    first=1
+    [ -s "$2" ] && first=0
+    echo run >>"$2"
+    if [ "$first" = 1 ]; then echo 'wine client error:0: recvmsg: Connection reset by peer' >&2; exit 1; fi
+    echo ran
+    exit 0 ;;
+esac
+exit 2
+PROBE
+    chmod +x "$dir/loader"
+    ETWCTL_WINE=$dir/loader ETWCTL_WINESERVER= ETWCTL_WINEPREFIX=$dir/prefix
+    export ETWCTL_WINE ETWCTL_WINESERVER ETWCTL_WINEPREFIX
+    probe=$dir/probe
+    (rerun)
+    rc=$?
+    rm -rf "$dir"
+    exit "$rc"
 }
 
 case "$check" in
 processes) processes ;;
 rerun) rerun ;;
-*) echo "usage: $0 processes|rerun WRAPPER PROBE" >&2; exit 2 ;;
+standin) standin ;;
+*) echo "usage: $0 processes|rerun WRAPPER PROBE | standin WRAPPER" >&2; exit 2 ;;
 esac

@@ -6,28 +6,8 @@ cmake_minimum_required(VERSION 3.21) # policies of this era (quoted if() argumen
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" emulator "${EMULATOR}")
 set(ENV{ETWCTL_SIM} "${SIM}")
-# Under Wine, a server that drops its client ("wine client error:...: recvmsg: Connection reset by
-# peer", seen once in 302 runs) or that the loader cannot reach ("wine: a wine server seems to be
-# running, but I cannot connect to it", seen once, in a test program) means the tool never ran: that run
-# says nothing about the tool, so it is run again, at most twice more. So does a run that failed with
-# nothing at all on stdout and stderr (seen once in CI, exit code 1 after 0.03 s): every failure of the
-# tool prints its reason, so silence is the loader failing before the tool ran. Any other outcome is
-# judged as it is; a failure that repeats is judged on its third run. (These are what a program meets
-# while its server goes down; cmake/wine-run.sh keeps one server up for the whole run.)
-foreach(attempt RANGE 1 3)
-    execute_process(COMMAND ${emulator} "${TOOL}" ${args}
-                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(emulator AND attempt LESS 3 AND "${out}" STREQUAL "" AND NOT "${rc}" STREQUAL "${RC}")
-        if("${err}" MATCHES "wine client error|a wine server seems to be running, but I cannot connect")
-            message(STATUS "attempt ${attempt}: Wine lost its server before the tool ran; running it again")
-            continue()
-        elseif("${err}" MATCHES "^[ \t\r\n]*$")
-            message(STATUS "attempt ${attempt}: exit code ${rc} with no output at all (the tool always says why it fails); running it again")
-            continue()
-        endif()
-    endif()
-    break()
-endforeach()
+# Under Wine, a run Wine ended before the tool ran is run again by the emulator (cmake/wine-run.sh).
+execute_process(COMMAND ${emulator} "${TOOL}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(failed "")
 if(NOT "${rc}" STREQUAL "${RC}")
     string(APPEND failed "exit code ${rc}, expected ${RC}\n")

@@ -10,19 +10,12 @@ set(ENV{ETWCTL_SIM} "")
 set(step 0)
 
 # etwctl_step(<rc> <args>...): runs the tool in WORK; sets out / err (Windows line ends made \n) and
-# fails the case on another exit code. Wine losing its server before the tool ran: run again (as
-# run_tool.cmake does).
+# fails the case on another exit code. (Under Wine, a run Wine ended before the tool ran is run again by
+# the emulator, cmake/wine-run.sh.)
 function(etwctl_step rc)
     math(EXPR n "${step} + 1")
     set(step ${n} PARENT_SCOPE)
-    foreach(attempt RANGE 1 3)
-        execute_process(COMMAND ${emulator} "${TOOL}" ${ARGN} WORKING_DIRECTORY "${WORK}"
-                        RESULT_VARIABLE got OUTPUT_VARIABLE o ERROR_VARIABLE e)
-        if(emulator AND "${o}" STREQUAL "" AND "${e}" MATCHES "wine client error|a wine server seems to be running, but I cannot connect")
-            continue()
-        endif()
-        break()
-    endforeach()
+    execute_process(COMMAND ${emulator} "${TOOL}" ${ARGN} WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE got OUTPUT_VARIABLE o ERROR_VARIABLE e)
     string(REPLACE "\r\n" "\n" o "${o}")
     string(REPLACE "\r\n" "\n" e "${e}")
     set(out "${o}" PARENT_SCOPE)
