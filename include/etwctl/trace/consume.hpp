@@ -211,10 +211,9 @@ inline void er_put_guid(std::byte* p, std::size_t o, guid const& g) noexcept {
 
 namespace detail {
 
-/// Copies n bytes; short copies (a kernel event's payload is mostly 8 to 48 bytes) without a call, as two
-/// overlapping loads and stores of the largest width that fits (nothing read or written outside the n
-/// bytes).
-inline void copy_bytes(std::byte* to, std::byte const* from, std::size_t n) noexcept {
+/// Copies n <= 32 bytes as two overlapping loads and stores of the largest width that fits (nothing read
+/// or written outside the n bytes), in the caller's code: a kernel event's payload is mostly 8 to 48 bytes.
+ETWCTL_INLINE_ALWAYS void copy_short(std::byte* to, std::byte const* from, std::size_t n) noexcept {
     auto const two = [&]<std::size_t W>(std::integral_constant<std::size_t, W>) noexcept {
         unsigned char a[W], b[W];
         std::memcpy(a, from, W);
@@ -222,11 +221,16 @@ inline void copy_bytes(std::byte* to, std::byte const* from, std::size_t n) noex
         std::memcpy(to, a, W);
         std::memcpy(to + n - W, b, W);
     };
-    if (n > 32) return (void)std::memcpy(to, from, n);
     if (n >= 16) return two(std::integral_constant<std::size_t, 16>{});
     if (n >= 8) return two(std::integral_constant<std::size_t, 8>{});
     if (n >= 4) return two(std::integral_constant<std::size_t, 4>{});
     for (; n != 0; --n) *to++ = *from++;
+}
+
+/// Copies n bytes: up to 32 as copy_short does, more with memcpy.
+inline void copy_bytes(std::byte* to, std::byte const* from, std::size_t n) noexcept {
+    if (n > 32) return (void)std::memcpy(to, from, n);
+    copy_short(to, from, n);
 }
 
 /// Whether an EVENT_RECORD stands for a buffer record: not a WPP message, and its items and payload there
@@ -312,7 +316,8 @@ inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id ho
     std::byte* const p = out.data();
     er_put64(p, 0, header_word[p4] | version | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
     er_put64(p, 8, ts);
-    copy_bytes(p + 0x10, static_cast<std::byte const*>(er.user_data), payload_size);
+    if (payload_size <= 32) copy_short(p + 0x10, static_cast<std::byte const*>(er.user_data), payload_size);
+    else copy_bytes(p + 0x10, static_cast<std::byte const*>(er.user_data), payload_size);
     record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16), ts, 0x10, no_id, no_id);
     return size;
 }
