@@ -574,7 +574,7 @@ private:
         } else if (!make_room(bound, at, deliver)) {
             return;
         }
-        auto& s = slots_[pushed_ & slot_mask];
+        auto& s = *fill_;
         record& rec = s.e.ref_.rec;
         std::size_t const n = detail::rebuild_hook_record(er, hook, local ? std::span<std::byte>(s.local, bound) : storage_.subspan(at, bound), rec);
         if (n == 0) {
@@ -594,7 +594,7 @@ private:
         for (std::size_t i = 0; er.extended_data && i < er.extended_data_count; ++i) bound += (8U + er.extended_data[i].data_size + 7U) & ~std::size_t{7};
         std::size_t at = 0;
         if (!make_room(bound, at, deliver)) return;
-        auto& s = slots_[pushed_ & slot_mask];
+        auto& s = *fill_;
         record& rec = s.e.ref_.rec;
         std::size_t const n = rebuild_record(er, storage_.subspan(at, bound), rec);
         if (n == 0) return give_back(at);
@@ -635,6 +635,7 @@ private:
         s.ordinal = a.ordinal;
         if (takes) a.pr.note(s.e.ref_.rec.timestamp(), tid, a.ordinal, a.processor, false, static_cast<std::uint32_t>(pushed_));
         ++pushed_;
+        fill_ = after(fill_);
         ++held_;
         if (held_ == 1) drain(deliver);
     }
@@ -649,7 +650,9 @@ private:
         return (er.event_header.flags & event_header_flag::processor_index) != 0 ? er.buffer_context.processor_index
                                                                                  : er.buffer_context.processor_number();
     }
-    slot const& oldest() const noexcept { return slots_[(pushed_ - held_) & slot_mask]; }
+    slot const& oldest() const noexcept { return *oldest_; }
+    /// The slot after `s` in the ring.
+    slot* after(slot* s) noexcept { return s + 1 == std::end(slots_) ? slots_ : s + 1; }
     /// Whether no later record can be the stack of a held event: it has all its parts (an event that takes
     /// none is held with all of them), or its processor has logged more records since than event_stream
     /// looks at.
@@ -754,6 +757,7 @@ private:
     template <class F>
     void deliver_oldest(F& deliver) noexcept {
         deliver(oldest().e);
+        oldest_ = after(oldest_);
         if (--held_ == 0) return reset();
         std::size_t const next = oldest().start;
         if (wrapped_ && next < head_) wrapped_ = false; // the oldest now lies in the wrapped part
@@ -773,6 +777,8 @@ private:
     std::size_t head_ = 0, tail_ = 0;
     bool wrapped_ = false;
     slot slots_[max_window]{};
+    slot* fill_ = slots_;   ///< the next event's slot: slots_[pushed_ & slot_mask]
+    slot* oldest_ = slots_; ///< the oldest held event's: slots_[(pushed_ - held_) & slot_mask]
     std::uint64_t pushed_ = 0; ///< events held so far: the oldest held is pushed_ - held_, at (pushed_ - held_) & slot_mask
     std::size_t held_ = 0;
     static constexpr std::size_t processor_slots = 256; // more processors share a state: the look-ahead only widens
