@@ -300,7 +300,7 @@ inline std::size_t rebuild_hook_record_general(event_record_layout const& er, ho
 /// PERFINFO_TRACE_HEADER for a record without thread and process. The record is set from the values
 /// written (what record_reader::read decodes from them), not read back. `out` holds 0x50 + the payload.
 /// A perfinfo record without items (a sample) on a path of its own, the rest out of line.
-inline std::size_t rebuild_hook_record(event_record_layout const& er, hook_id hook, std::span<std::byte> out, record& rec) noexcept {
+ETWCTL_INLINE_ALWAYS std::size_t rebuild_hook_record(event_record_layout const& er, hook_id hook, std::span<std::byte> out, record& rec) noexcept {
     auto const& h = er.event_header;
     std::size_t const payload_size = er.user_data_length;
     if ((h.thread_id & h.process_id) != no_id || er.extended_data_count != 0 || (h.flags & event_header_flag::trace_message) != 0 ||
