@@ -298,9 +298,10 @@ void paired_callback(event_record_layout* record) noexcept {
 // how it is delivered is the policy:
 //   held        the fields its handler reads, taken at arrival (InstructionPointer ^ ThreadId; NewThreadId),
 //               summed at delivery: the best hand-written consumer for the contract
-//   held_typed  the library's record (trace::detail::rebuild_hook_record) and typed dispatch
-//               (trace::detail::deliver to the same on<"Name"> handlers as consume, the event built at
-//               delivery): the hand-written engine with etwctl's events, so held_typed / held is what
+//   held_typed  the library's event, in place in its slot (its record rebuilt at arrival by
+//               trace::detail::rebuild_hook_record, its processor and stack set at delivery) and typed
+//               dispatch (trace::detail::deliver to the same on<"Name"> handlers as consume): the
+//               hand-written engine with etwctl's events, so held_typed / held is what
 //               the events cost by themselves and consume / held_typed what consume's own engine adds
 //               (it also keeps what this one leaves out: stacks naming events no handler wants, the
 //               time span, Lost_Event notices, other providers' records, a storage ring of any size)
@@ -348,7 +349,7 @@ struct held_engine {
     /// Delivers the oldest held events while they are complete.
     void deliver_complete() noexcept {
         while (delivered != pushed) {
-            auto const& e = events[delivered % window];
+            auto& e = events[delivered % window];
             if (e.parts < 2 && processors[e.processor % 64].ordinal <= e.ordinal + 9) break;
             policy.deliver(e);
             ++delivered;
@@ -456,7 +457,7 @@ template <class... H>
 struct held_events {
     struct kept {
         etwctl::hook_id hook{};
-        trace::record rec{};
+        trace::event ev{};           // the event, in place: its record rebuilt at arrival, its stack set at delivery
         std::byte bytes[0x50 + 256]; // the rebuilt record (these inputs' kernel records are smaller)
     };
     std::tuple<H...> handlers;
@@ -476,19 +477,18 @@ struct held_events {
     static bool keep(event_record_layout const& r, kept const& k, Slot& e) noexcept {
         e.kept.hook = k.hook;
         if (r.user_data_length > 256) return false;
-        return trace::detail::rebuild_hook_record(r, k.hook, std::span<std::byte>(e.kept.bytes, 0x50U + r.user_data_length), e.kept.rec) != 0;
+        // the event's own record (the event is not const: only its accessors are)
+        auto& rec = const_cast<trace::record&>(e.kept.ev.rec());
+        return trace::detail::rebuild_hook_record(r, k.hook, std::span<std::byte>(e.kept.bytes, 0x50U + r.user_data_length), rec) != 0;
     }
     template <class Slot>
-    void deliver(Slot const& x) noexcept {
-        trace::stack_view st;
-        if (x.frames != 0) {
-            st.add(trace::bytes_view(x.area, x.first_part), x.pointer_size);
-            if (x.frames != x.first_part) st.add(trace::bytes_view(x.area + x.first_part, x.frames - x.first_part), x.pointer_size);
-        }
-        trace::event_ref ref;
-        ref.rec = x.kept.rec;
-        ref.processor = x.processor;
-        trace::event const e(ref, nullptr, st);
+    void deliver(Slot& x) noexcept {
+        trace::event& e = x.kept.ev;
+        const_cast<trace::event_ref&>(e.ref()).processor = x.processor;
+        auto& st = e.stack_parts();
+        st.clear();
+        if (x.first_part != 0) st.add(trace::bytes_view(x.area, x.first_part), x.pointer_size); // a key reference: no frames, no part
+        if (x.frames != x.first_part) st.add(trace::bytes_view(x.area + x.first_part, x.frames - x.first_part), x.pointer_size);
         trace::dispatch_report d;
         bool refused = false;
         trace::layout_fault why{};
