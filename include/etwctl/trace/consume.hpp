@@ -211,19 +211,21 @@ inline void er_put_guid(std::byte* p, std::size_t o, guid const& g) noexcept {
 
 namespace detail {
 
+/// Copies n bytes, W <= n <= 2W, as two overlapping loads and stores of W bytes.
+template <std::size_t W>
+ETWCTL_INLINE_ALWAYS void copy_two(std::byte* to, std::byte const* from, std::size_t n) noexcept {
+    unsigned char a[W], b[W];
+    std::memcpy(a, from, W);
+    std::memcpy(b, from + n - W, W);
+    std::memcpy(to, a, W);
+    std::memcpy(to + n - W, b, W);
+}
 /// Copies n <= 32 bytes as two overlapping loads and stores of the largest width that fits (nothing read
 /// or written outside the n bytes), in the caller's code: a kernel event's payload is mostly 8 to 48 bytes.
 ETWCTL_INLINE_ALWAYS void copy_short(std::byte* to, std::byte const* from, std::size_t n) noexcept {
-    auto const two = [&]<std::size_t W>(std::integral_constant<std::size_t, W>) noexcept {
-        unsigned char a[W], b[W];
-        std::memcpy(a, from, W);
-        std::memcpy(b, from + n - W, W);
-        std::memcpy(to, a, W);
-        std::memcpy(to + n - W, b, W);
-    };
-    if (n >= 16) return two(std::integral_constant<std::size_t, 16>{});
-    if (n >= 8) return two(std::integral_constant<std::size_t, 8>{});
-    if (n >= 4) return two(std::integral_constant<std::size_t, 4>{});
+    if (n >= 16) return copy_two<16>(to, from, n);
+    if (n >= 8) return copy_two<8>(to, from, n);
+    if (n >= 4) return copy_two<4>(to, from, n);
     for (; n != 0; --n) *to++ = *from++;
 }
 
