@@ -401,7 +401,38 @@ struct er_replay_kernel {
 static_assert(event_record_consumer_kernel<er_replay_kernel>);
 static_assert(!buffer_consumer_kernel<er_replay_kernel>);
 
+/// A double whose EventRecordCallback is the old, handler-less form: not an event_record_consumer_kernel.
+struct handlerless_kernel {
+    std::uint32_t open_trace_w(void*, std::uint64_t*) noexcept { return 0; }
+    std::uint32_t process_trace(std::uint64_t const*, std::uint32_t, std::uint64_t const*, std::uint64_t const*) noexcept { return 0; }
+    std::uint32_t close_trace(std::uint64_t) noexcept { return 0; }
+    void* event_record_callback() noexcept { return nullptr; }
+};
+static_assert(consumer_kernel<handlerless_kernel> && !event_record_consumer_kernel<handlerless_kernel>);
+
+struct entry_probe {
+    event_record_layout const* seen = nullptr;
+    int calls = 0;
+};
+void entry_probe_record(event_record_layout const& r) noexcept {
+    auto* p = static_cast<entry_probe*>(r.user_context);
+    p->seen = &r;
+    ++p->calls;
+}
+
 } // namespace
+
+TEST_CASE("event_record: a kernel double's EventRecordCallback calls its handler with the record, its state in UserContext; a null record is ignored") {
+    entry_probe probe;
+    event_record_layout record{};
+    record.user_context = &probe;
+    auto* const callback = reinterpret_cast<void (*)(event_record_layout*) noexcept>(er_replay_kernel{}.event_record_callback<&entry_probe_record>());
+    callback(&record);
+    CHECK(probe.calls == 1);
+    CHECK(probe.seen == &record);
+    callback(nullptr);
+    CHECK(probe.calls == 1);
+}
 
 TEST_CASE("consume: an EVENT_RECORD kernel delivers the typed events dispatch gives for the same file") {
     auto const bytes = etwctl_test::read_trace_data("net.4.5.2.x86.etl");
