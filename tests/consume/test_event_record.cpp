@@ -6,6 +6,7 @@
 // stop() from a handler, Lost_Event notices, records no buffer record stands for.
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -492,6 +493,46 @@ TEST_CASE("consume: an EVENT_RECORD kernel delivers the typed events dispatch gi
     CHECK(live_images > 0);
     CHECK(report.span > std::chrono::milliseconds(0));
     CHECK(k.closes == 1);
+}
+
+TEST_CASE("consume: the EVENT_RECORD line keeps its state in the caller's storage, not on the stack; too little storage is refused before OpenTraceW") {
+    auto const bytes = etwctl_test::read_trace_data("net.4.5.2.x86.etl");
+    REQUIRE_FALSE(bytes.empty());
+    auto f = trace::trace_file::open(bytes);
+    REQUIRE(f);
+    er_replay_kernel k;
+    k.file = &*f;
+    trace::consume_control control;
+    std::uint64_t seen = 0;
+    auto const count = trace::on<"SampledProfile">([&](trace::sampled_profile const&) noexcept { ++seen; });
+    // the state (the stream: ~164 KiB on x64) and its ring in the storage given; UserContext points at it
+    std::vector<std::byte> slots(trace::event_record_stream::storage_size());
+    CHECK(slots.size() > trace::event_record_stream::ring_size + sizeof(trace::event_record_stream));
+    auto const whole = trace::consume(k, "NT Kernel Logger", {slots, {}}, control, count);
+    CHECK(whole.reason == trace::consume_end::session_ended);
+    auto const* const context = static_cast<std::byte const*>(k.logfile.context);
+    CHECK(std::less_equal<>{}(slots.data(), context));
+    CHECK(std::less<>{}(context, slots.data() + slots.size()));
+    CHECK(whole.unconverted == 0);
+    std::uint64_t const samples = seen;
+    CHECK(samples > 0);
+    // room for the state and no ring: the samples (small records, rebuilt in their slots) still arrive
+    seen = 0;
+    std::vector<std::byte> state_only(sizeof(trace::event_record_stream) + trace::event_record_stream::consume_room);
+    auto const small = trace::consume(k, "NT Kernel Logger", {state_only, {}}, control, count);
+    CHECK(small.reason == trace::consume_end::session_ended);
+    CHECK(seen == samples);
+    // less than the state: refused, OpenTraceW never called, nothing written outside the storage
+    k.logfile = {};
+    seen = 0;
+    std::vector<std::byte> too_small(sizeof(trace::event_record_stream) / 2);
+    auto const refused = trace::consume(k, "NT Kernel Logger", {too_small, {}}, control, count);
+    CHECK(refused.reason == trace::consume_end::storage_too_small);
+    CHECK(refused.events == 0);
+    CHECK(k.logfile.logger_name == nullptr);
+    CHECK(seen == 0);
+    auto const none = trace::consume(k, "NT Kernel Logger", {std::span<std::byte>{}, {}}, control, count);
+    CHECK(none.reason == trace::consume_end::storage_too_small);
 }
 
 TEST_CASE("consume: stop() from a handler closes the trace (CloseTrace pending); consume_file opens a file") {

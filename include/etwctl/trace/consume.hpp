@@ -21,7 +21,8 @@
 // the same trace::event either way. consume_file opens an .etl file through OpenTraceW the same way (the
 // portable reader reads one without Windows). Handlers run inside the OS callback, so they must be
 // noexcept (checked at compile time): nothing can throw through ProcessTrace. No heap: the caller's
-// storage holds the batch and the reader's index, or the held EVENT_RECORD events.
+// storage holds the batch and the reader's index, or consume's own state and the held EVENT_RECORD
+// events (nothing large on the caller's stack: a consumer thread may have a small one).
 //
 // Loss (Microsoft Learn, "ProcessTrace", "TRACE_LOGFILE_HEADER"; the reader's rule for SequenceNumber):
 // a buffer's SequenceNumber is unique and increasing in a session's stream, so a number skipped between
@@ -36,6 +37,8 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -427,8 +430,14 @@ class event_record_stream {
 public:
     static constexpr std::size_t max_window = 256;
     static constexpr std::size_t default_window = 256;
-    /// Enough for the largest record (64 KiB) and its two stack parts beside a window of ordinary ones.
-    static constexpr std::size_t storage_size() noexcept { return std::size_t{1} << 20; }
+    /// A ring for the largest record (64 KiB) and its two stack parts beside a window of ordinary ones.
+    static constexpr std::size_t ring_size = std::size_t{1} << 20;
+    /// Room for consume's own state beside a stream (its report and pointers) and its alignment.
+    static constexpr std::size_t consume_room = 1024;
+    /// What consume needs in consume_storage::buffers on the EVENT_RECORD line: its state, this stream
+    /// among it (sizeof(event_record_stream), about 164 KiB on x64), at the front, a ring_size ring after
+    /// it. A stream made by hand needs only its ring (any size: see the class comment).
+    static constexpr std::size_t storage_size() noexcept { return ring_size + sizeof(event_record_stream) + consume_room; }
 
     explicit event_record_stream(std::span<std::byte> storage, std::size_t window = default_window) noexcept
         : storage_(storage.first(storage.size() & ~std::size_t{7})), window_(window == 0 ? 1 : (std::min)(window, max_window)) {}
@@ -778,7 +787,7 @@ private:
     std::size_t window_;
     std::size_t head_ = 0, tail_ = 0;
     bool wrapped_ = false;
-    slot slots_[max_window]{};
+    slot slots_[max_window]; // each slot's members initialized, its record room not (written before it is read)
     slot* fill_ = slots_;   ///< the next event's slot: slots_[pushed_ & slot_mask]
     slot* oldest_ = slots_; ///< the oldest held event's: slots_[(pushed_ - held_) & slot_mask]
     std::uint64_t pushed_ = 0; ///< events held so far: the oldest held is pushed_ - held_, at (pushed_ - held_) & slot_mask
@@ -800,7 +809,7 @@ enum class consume_end : std::uint8_t {
     stopped,           ///< consume_control::stop (CloseTrace) was called
     open_failed,       ///< OpenTraceW refused (report.win32 says why)
     process_failed,    ///< ProcessTrace failed (report.win32 says why)
-    storage_too_small, ///< a buffer, or the reader's index for a batch, did not fit the caller's storage
+    storage_too_small, ///< a buffer, the reader's index for a batch, or consume's state (EVENT_RECORDs) did not fit the caller's storage
     fault,             ///< the delivered bytes broke a trace rule (report.first_fault says where)
 };
 constexpr std::string_view to_string(consume_end e) noexcept {
@@ -837,9 +846,11 @@ struct consume_report {
     constexpr bool lost() const noexcept { return buffers_lost != 0 || events_lost != 0 || header_buffers_lost != 0; }
 };
 
-/// The caller's storage: `buffers` holds the header buffer and a batch of delivered buffers (at least
-/// two buffers of the session's BufferSize); `index` holds the reader's index of a batch
-/// (reader::storage_size: a few hundred bytes plus 32 per buffer).
+/// The caller's storage. Buffers delivered (buffer_consumer_kernel): `buffers` holds the header buffer
+/// and a batch of delivered buffers (at least two buffers of the session's BufferSize); `index` holds the
+/// reader's index of a batch (reader::storage_size: a few hundred bytes plus 32 per buffer). EVENT_RECORDs
+/// delivered (event_record_consumer_kernel): `buffers` holds consume's state and the held events
+/// (event_record_stream::storage_size()); `index` is not used.
 struct consume_storage {
     std::span<std::byte> buffers;
     std::span<std::byte> index;
@@ -1142,9 +1153,19 @@ consume_report consume_trace(K& k, consume_name source, bool file, consume_stora
             });
         return st.report;
     } else {
-        // the records are rebuilt into storage.buffers (event_record_stream: a few slots of held events)
-        record_consume_state<H...> st{event_record_stream(storage.buffers), &control, &hs};
-        logfile.event_record_callback = k.template event_record_callback<&record_consume_state<H...>::on_record>();
+        // the state (the stream: its slots and processors' takers, ~164 KiB) at the front of storage.buffers,
+        // not on the caller's stack; the records are rebuilt in its slots or in the rest, the stream's ring
+        using state = record_consume_state<H...>;
+        static_assert(sizeof(state) - sizeof(event_record_stream) + alignof(state) <= event_record_stream::consume_room);
+        void* at = storage.buffers.data();
+        std::size_t room = storage.buffers.size();
+        if (!std::align(alignof(state), sizeof(state), at, room)) {
+            failed.reason = consume_end::storage_too_small;
+            return failed;
+        }
+        std::span<std::byte> const ring = std::span<std::byte>(static_cast<std::byte*>(at), room).subspan(sizeof(state));
+        state& st = *::new (at) state{event_record_stream(ring), &control, &hs};
+        logfile.event_record_callback = k.template event_record_callback<&state::on_record>();
         logfile.context = &st;
         run(
             st.report, [&](std::uint64_t h) noexcept { return k.process_trace(&h, 1, nullptr, nullptr); },
@@ -1152,7 +1173,9 @@ consume_report consume_trace(K& k, consume_name source, bool file, consume_stora
                 st.finish();
                 return true;
             });
-        return st.report;
+        consume_report const report = st.report;
+        std::destroy_at(&st);
+        return report;
     }
 }
 
@@ -1163,7 +1186,9 @@ consume_report consume_trace(K& k, consume_name source, bool file, consume_stora
 /// A buffer_consumer_kernel (the simulated machine) hands over buffers, read by the trace reader in
 /// batches (storage.buffers: a batch, storage.index: the reader's index); an event_record_consumer_kernel
 /// (native_kernel) hands over EVENT_RECORDs, rebuilt as records in storage.buffers
-/// (event_record_stream::storage_size(): a few held events; storage.index is not used).
+/// (event_record_stream::storage_size(): consume's state, the stream, at its front, a ring of held events
+/// after it; smaller than the state: consume_end::storage_too_small before OpenTraceW; storage.index is
+/// not used).
 template <class K, class... H>
 consume_report consume(K& k, consume_name session_name, consume_storage storage, consume_control& control, H... handlers) noexcept {
     static_assert(detail::check_handlers<H...>());
