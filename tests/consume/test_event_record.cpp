@@ -287,9 +287,34 @@ TEST_CASE("event_record: what no buffer record stands for is counted, not delive
     er.user_data = big.data();
     er.user_data_length = static_cast<std::uint16_t>(big.size());
     live.push(er, take);
+    // an item whose data pointer is null with a size (never read): a sample with its PMC values, a PEBS
+    // index, an EVENT_HEADER event's item
+    std::uint64_t const ip = 0x1000;
+    event_record_layout sample{};
+    sample.event_header.flags = 0x0100 | 0x0040 | 0x0001;
+    sample.event_header.thread_id = sample.event_header.process_id = 0xFFFFFFFF; // perfinfo
+    sample.event_header.provider_id = guid{0xce1dbfb4, 0x137e, 0x4da6, 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc};
+    sample.event_header.event_descriptor.opcode = 46; // SampledProfile
+    sample.user_data = const_cast<std::uint64_t*>(&ip);
+    sample.user_data_length = 8;
+    event_header_extended_data_item_layout item{};
+    item.data_size = 16;
+    item.ext_type = 0x0008; // PMC_COUNTERS
+    sample.extended_data = &item;
+    sample.extended_data_count = 1;
+    live.push(sample, take, [](hook_id) noexcept { return true; });
+    item.ext_type = 0x0007; // PEBS_INDEX
+    item.data_size = 8;
+    live.push(sample, take, [](hook_id) noexcept { return true; });
+    event_record_layout other{};
+    other.event_header.flags = 0x0040 | 0x0001;
+    other.event_header.provider_id = guid{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    other.extended_data = &item;
+    other.extended_data_count = 1;
+    live.push(other, take);
     live.finish(take);
     CHECK(delivered == 0);
-    CHECK(live.unconverted() == 2);
+    CHECK(live.unconverted() == 5);
     CHECK(live.events_lost() == 1);
     CHECK(live.buffers_lost() == 2);
 }

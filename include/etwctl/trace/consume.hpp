@@ -238,11 +238,15 @@ inline void copy_bytes(std::byte* to, std::byte const* from, std::size_t n) noex
     copy_short(to, from, n);
 }
 
-/// Whether an EVENT_RECORD stands for a buffer record: not a WPP message, and its items and payload there
-/// where their counts say.
+/// Whether an EVENT_RECORD stands for a buffer record: not a WPP message, and its items, their data and
+/// its payload there where their sizes say (a null pointer with a size is never read).
 inline bool rebuildable(event_record_layout const& er) noexcept {
-    return (er.event_header.flags & event_header_flag::trace_message) == 0 && (er.extended_data_count == 0 || er.extended_data != nullptr) &&
-           (er.user_data_length == 0 || er.user_data != nullptr);
+    if ((er.event_header.flags & event_header_flag::trace_message) != 0 || (er.extended_data_count != 0 && er.extended_data == nullptr) ||
+        (er.user_data_length != 0 && er.user_data == nullptr))
+        return false;
+    for (std::size_t i = 0; i < er.extended_data_count; ++i)
+        if (er.extended_data[i].data_size != 0 && er.extended_data[i].data_ptr == 0) return false;
+    return true;
 }
 
 /// The record_bits of a rebuilt hook record's header type, without hook, version and PMC / PEBS byte:
@@ -252,7 +256,8 @@ inline constexpr std::uint64_t hook_type_bits[2][2] = {
     {record_types.at[header_type::perfinfo64].bits, record_types.at[header_type::perfinfo32].bits}};
 
 /// rebuild_hook_record's general case: SYSTEM_TRACE_HEADER, or PERFINFO_TRACE_HEADER with its PEBS
-/// index and PMC values (out holds 0x50 + the payload: push's bound).
+/// index and PMC values (out holds 0x50 + the payload: push's bound). A perfinfo record with one
+/// PMC_COUNTERS item (the counters on a context switch or a sample) first, on a path of its own.
 inline std::size_t rebuild_hook_record_general(event_record_layout const& er, hook_id hook, std::span<std::byte> out, record& rec) noexcept {
     auto const& h = er.event_header;
     if (!rebuildable(er)) return 0;
@@ -263,6 +268,22 @@ inline std::size_t rebuild_hook_record_general(event_record_layout const& er, ho
     std::byte* const p = out.data();
     bool const perfinfo = h.thread_id == no_id && h.process_id == no_id;
     std::uint64_t const version = h.event_descriptor.version;
+    if (perfinfo && er.extended_data_count == 1 && er.extended_data[0].ext_type == ext_type::pmc_counters) {
+        auto const& item = er.extended_data[0];
+        std::size_t const count = (std::min)(std::size_t{item.data_size} / 8, std::size_t{7}); // the header's 3 count bits
+        std::size_t const fixed = 0x10U + 8U * count;
+        std::size_t const size = fixed + payload_size;
+        if (size > 0xFFFF || size > out.size()) return 0;
+        static constexpr std::uint64_t header_word[2] = {std::uint64_t{header_type::perfinfo64} << 16 | std::uint64_t{0xC0} << 24,
+                                                         std::uint64_t{header_type::perfinfo32} << 16 | std::uint64_t{0xC0} << 24};
+        er_put64(p, 0, header_word[p4] | version | (std::uint64_t{count} << 8) | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
+        er_put64(p, 8, ts);
+        if (count != 0) copy_bytes(p + 0x10, er_item_data(er, 0).data(), 8 * count);
+        copy_bytes(p + fixed, payload, payload_size);
+        record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16) | (std::uint64_t{count} << 56), ts,
+                           static_cast<std::uint32_t>(fixed), no_id, no_id);
+        return size;
+    }
     std::byte const* pebs = nullptr;
     bytes_view pmc{};
     for (std::size_t i = 0; i < er.extended_data_count; ++i) {
