@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "etwctl/testing/sim_recorder.hpp"
@@ -460,11 +461,25 @@ TEST_CASE("event_record: a kernel double's EventRecordCallback calls its handler
     CHECK(probe.calls == 1);
 }
 
+namespace {
+/// The real x86 trace, opened (REQUIRE(file) first), and a kernel double replaying it.
+struct er_real_replay {
+    std::vector<std::byte> bytes = etwctl_test::read_trace_data("net.4.5.2.x86.etl");
+    decltype(trace::trace_file::open(std::declval<trace::bytes_view>())) file = trace::trace_file::open(bytes);
+    er_replay_kernel k;
+    er_real_replay() {
+        if (file) k.file = &*file;
+    }
+    er_real_replay(er_real_replay const&) = delete;
+    er_real_replay& operator=(er_real_replay const&) = delete;
+};
+} // namespace
+
 TEST_CASE("consume: an EVENT_RECORD kernel delivers the typed events dispatch gives for the same file") {
-    auto const bytes = etwctl_test::read_trace_data("net.4.5.2.x86.etl");
-    REQUIRE_FALSE(bytes.empty());
-    auto f = trace::trace_file::open(bytes);
-    REQUIRE(f);
+    er_real_replay t;
+    REQUIRE(t.file);
+    auto& f = t.file;
+    auto& k = t.k;
     // the file through dispatch
     std::vector<std::byte> index(trace::reader::storage_size(*f));
     trace::reader r(*f, index);
@@ -481,8 +496,6 @@ TEST_CASE("consume: an EVENT_RECORD kernel delivers the typed events dispatch gi
                                                  file_image_stack += e.stack().size() + e.stack().unresolved_keys();
                                              }));
     // the same file through consume
-    er_replay_kernel k;
-    k.file = &*f;
     event_record_layout lost{};
     lost.event_header.flags = 0x0100;
     lost.event_header.provider_id = trace::lost_event_guid;
@@ -521,12 +534,9 @@ TEST_CASE("consume: an EVENT_RECORD kernel delivers the typed events dispatch gi
 }
 
 TEST_CASE("consume: the EVENT_RECORD line keeps its state in the caller's storage, not on the stack; too little storage is refused before OpenTraceW") {
-    auto const bytes = etwctl_test::read_trace_data("net.4.5.2.x86.etl");
-    REQUIRE_FALSE(bytes.empty());
-    auto f = trace::trace_file::open(bytes);
-    REQUIRE(f);
-    er_replay_kernel k;
-    k.file = &*f;
+    er_real_replay t;
+    REQUIRE(t.file);
+    auto& k = t.k;
     trace::consume_control control;
     std::uint64_t seen = 0;
     auto const count = trace::on<"SampledProfile">([&](trace::sampled_profile const&) noexcept { ++seen; });
@@ -561,12 +571,9 @@ TEST_CASE("consume: the EVENT_RECORD line keeps its state in the caller's storag
 }
 
 TEST_CASE("consume: stop() from a handler closes the trace (CloseTrace pending); consume_file opens a file") {
-    auto const bytes = etwctl_test::read_trace_data("net.4.5.2.x86.etl");
-    REQUIRE_FALSE(bytes.empty());
-    auto f = trace::trace_file::open(bytes);
-    REQUIRE(f);
-    er_replay_kernel k;
-    k.file = &*f;
+    er_real_replay t;
+    REQUIRE(t.file);
+    auto& k = t.k;
     std::vector<std::byte> slots(trace::event_record_stream::storage_size());
     trace::consume_control control;
     std::uint64_t seen = 0;

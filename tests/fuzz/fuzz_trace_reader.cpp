@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "fuzz_trace_support.hpp"
 
 #include "etwctl/trace.hpp"
 
@@ -33,20 +34,7 @@ constexpr std::size_t max_storage = std::size_t{64} << 20; // the harness's budg
 
 volatile std::uint64_t sink = 0; // keeps the accessors' results alive
 
-void touch(trace::record const& r) {
-    std::uint64_t v = r.timestamp() ^ r.thread_id() ^ r.process_id() ^ r.version() ^ r.hook().value;
-    v ^= r.payload().size() ^ r.pointer_size() ^ static_cast<std::uint64_t>(r.kind());
-    v ^= r.provider_id().data1 ^ r.descriptor().keyword ^ r.activity_id().data2 ^ r.instance_id() ^ r.parent_guid().data3;
-    v ^= r.message_number() ^ r.message_flags() ^ r.message_sequence() ^ r.message_component_id();
-    for (std::size_t i = 0; i < r.pmc_count(); ++i) v ^= r.pmc(i);
-    v ^= r.pebs_index();
-    for (auto const item : r.extended_items()) {
-        v ^= item.type;
-        for (auto const b : item.data) v ^= std::to_integer<std::uint8_t>(b);
-    }
-    for (auto const b : r.payload()) v ^= std::to_integer<std::uint8_t>(b);
-    sink = sink + v;
-}
+void touch(trace::record const& r) { sink = sink + etwctl_fuzz::touch_record(r); }
 
 template <class View>
 void touch_view(View const& e) {
