@@ -554,8 +554,8 @@ TEST_CASE("consume: the EVENT_RECORD line keeps its state in the caller's storag
     // room for the state and no ring: the samples (small records, rebuilt in their slots) still arrive
     seen = 0;
     std::vector<std::byte> state_only(sizeof(trace::event_record_stream) + trace::event_record_stream::consume_room);
-    auto const small = trace::consume(k, "NT Kernel Logger", {state_only, {}}, control, count);
-    CHECK(small.reason == trace::consume_end::session_ended);
+    auto const no_ring = trace::consume(k, "NT Kernel Logger", {state_only, {}}, control, count);
+    CHECK(no_ring.reason == trace::consume_end::session_ended);
     CHECK(seen == samples);
     // less than the state: refused, OpenTraceW never called, nothing written outside the storage
     k.logfile = {};
