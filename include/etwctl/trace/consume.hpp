@@ -501,7 +501,8 @@ public:
 
     trace::clock const& clock() const noexcept { return clock_; }
     bool has_clock() const noexcept { return have_clock_; }
-    /// EVENT_RECORDs no record stands for (a WPP message, a record larger than the storage): not delivered.
+    /// EVENT_RECORDs no record stands for (a WPP message, a record larger than the storage, a payload or
+    /// item with a size and no data): not delivered.
     std::uint64_t unconverted() const noexcept { return unconverted_; }
     /// Records not wanted (counted only).
     std::uint64_t skipped() const noexcept { return skipped_; }
@@ -860,7 +861,7 @@ struct consume_report {
     std::uint64_t last_timestamp = 0;
     trace_clock::duration span{};     ///< last - first event, in the session's clock
     fault first_fault{};
-    std::uint64_t unconverted = 0;    ///< EVENT_RECORDs no record stands for (WPP messages, too large): not delivered
+    std::uint64_t unconverted = 0;    ///< EVENT_RECORDs no record stands for (WPP messages, too large, data missing): not delivered
     std::uint64_t stacks_dropped = 0; ///< EVENT_RECORD path: stack parts that did not fit their event's storage
 
     /// Whether anything was lost on the way.
