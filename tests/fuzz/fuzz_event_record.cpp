@@ -13,8 +13,10 @@
 //   - an event_record_stream in the caller's storage (no ring, a small one, the default) delivers each
 //     event at most once, every delivered record's bytes in the storage or in the stream's own slots, and
 //     nothing outside the storage is written (canaries, ASan poisoning);
-//   - trace::consume through a kernel double that replays the records runs the typed handlers on them
-//     (views, stacks, PMC values) and reports at most as many events as records were pushed.
+//   - trace::consume through a kernel double that replays the records runs the typed handlers and on_any
+//     on them (views, stacks, PMC values) and reports at most as many events as records were pushed; with
+//     the stream's default window and ring, exactly the events, unconverted records and dropped stack
+//     parts of a stream given the same records.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -161,8 +163,13 @@ void check_rebuild(event_record_layout const& er) {
     if (er.user_data_length != 0) FUZZ_CHECK(std::memcmp(read.payload().data(), er.user_data, er.user_data_length) == 0);
 }
 
+/// What a stream did with the records.
+struct stream_counts {
+    std::uint64_t delivered = 0, unconverted = 0, stacks_dropped = 0;
+};
+
 /// The records into a stream in a guarded storage of `ring` bytes.
-void stream_records(records const& rs, std::size_t ring, std::size_t window) {
+stream_counts stream_records(records const& rs, std::size_t ring, std::size_t window) {
     guarded_buffer storage(ring);
     auto stream = std::make_unique<trace::event_record_stream>(std::span<std::byte>(reinterpret_cast<std::byte*>(storage.data()), ring), window);
     std::uint64_t delivered = 0;
@@ -182,6 +189,7 @@ void stream_records(records const& rs, std::size_t ring, std::size_t window) {
         stream->finish(deliver);
     }
     FUZZ_CHECK(delivered + stream->unconverted() <= rs.list.size());
+    return {delivered, stream->unconverted(), stream->stacks_dropped()};
 }
 
 /// consume's kernel double: ProcessTrace replays the records through the EventRecordCallback.
@@ -213,7 +221,9 @@ void touch_view(View const& e) noexcept {
     touch(e.event());
 }
 
-void consume_records(records& rs) {
+/// consume over the records (its default window and ring): with on_any it delivers what a stream with the
+/// same window and ring delivers (`same`), every record wanted.
+void consume_records(records& rs, stream_counts const* same) {
     static guarded_buffer storage(trace::event_record_stream::storage_size());
     replay_kernel k{&rs};
     trace::consume_control control;
@@ -229,11 +239,17 @@ void consume_records(records& rs) {
             trace::on<"ProcessDCStart">([](trace::process_event const& e) noexcept { touch_view(e); sink = sink + e.image_file_name().size() + e.command_line().size(); }),
             trace::on<"ImageLoad">([](trace::image_event const& e) noexcept { touch_view(e); sink = sink + e.image_base() + e.file_name().size(); }),
             trace::on<"PmcCounterConfig">([](trace::pmc_counter_config const& e) noexcept { touch_view(e); sink = sink + e.counter_count(); }),
-            trace::on_raw([](trace::raw_event const& e) noexcept { sink = sink + static_cast<std::uint64_t>(e.reason()); }));
+            trace::on_raw([](trace::raw_event const& e) noexcept { sink = sink + static_cast<std::uint64_t>(e.reason()); }),
+            trace::on_any([](trace::event const& e) noexcept { touch(e); }));
     }
     FUZZ_CHECK(report.reason == trace::consume_end::session_ended);
     FUZZ_CHECK(report.events + report.unconverted <= rs.list.size());
     FUZZ_CHECK(report.typed + report.raw <= report.events);
+    if (same) {
+        FUZZ_CHECK(report.events == same->delivered);
+        FUZZ_CHECK(report.unconverted == same->unconverted);
+        FUZZ_CHECK(report.stacks_dropped == same->stacks_dropped);
+    }
 }
 
 } // namespace
@@ -246,7 +262,8 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     std::size_t const window = (shape & 0x04) != 0 ? 1U + (shape >> 3) : trace::event_record_stream::default_window;
     records rs = make_records(in);
     for (auto const& er : rs.list) check_rebuild(er);
-    stream_records(rs, ring, window);
-    consume_records(rs);
+    auto const counts = stream_records(rs, ring, window);
+    bool const as_consume = ring == trace::event_record_stream::ring_size && window == trace::event_record_stream::default_window;
+    consume_records(rs, as_consume ? &counts : nullptr);
     return 0;
 }
