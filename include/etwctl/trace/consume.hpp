@@ -255,6 +255,29 @@ inline constexpr std::uint64_t hook_type_bits[2][2] = {
     {record_types.at[header_type::system64].bits, record_types.at[header_type::system32].bits},
     {record_types.at[header_type::perfinfo64].bits, record_types.at[header_type::perfinfo32].bits}};
 
+/// A PERFINFO_TRACE_HEADER record without a PEBS index written from its values at p (room for 0x10 +
+/// 8 * pmc_count + payload_size bytes): the header (its type by pointer size, the PMC count, the size, the
+/// hook), the timestamp, the PMC values, the payload; `rec` set to what record_reader::read decodes from
+/// them. Returns the size. Always inline: a sample's (no PMC values: the count a constant 0) stays a few
+/// stores in its caller.
+ETWCTL_INLINE_ALWAYS std::size_t put_perfinfo_record(std::byte* p, unsigned p4, std::uint64_t version, hook_id hook, std::uint64_t ts,
+                                                     std::byte const* pmc, std::size_t pmc_count, std::byte const* payload,
+                                                     std::size_t payload_size, record& rec) noexcept {
+    // the header's type and marker bytes, by pointer size
+    static constexpr std::uint64_t header_word[2] = {std::uint64_t{header_type::perfinfo64} << 16 | std::uint64_t{0xC0} << 24,
+                                                     std::uint64_t{header_type::perfinfo32} << 16 | std::uint64_t{0xC0} << 24};
+    std::size_t const fixed = 0x10U + 8U * pmc_count;
+    std::size_t const size = fixed + payload_size;
+    er_put64(p, 0, header_word[p4] | version | (std::uint64_t{pmc_count} << 8) | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
+    er_put64(p, 8, ts);
+    if (pmc_count != 0) copy_bytes(p + 0x10, pmc, 8 * pmc_count);
+    if (payload_size <= 32) copy_short(p + fixed, payload, payload_size);
+    else copy_bytes(p + fixed, payload, payload_size);
+    record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16) | (std::uint64_t{pmc_count} << 56), ts,
+                       static_cast<std::uint32_t>(fixed), no_id, no_id);
+    return size;
+}
+
 /// rebuild_hook_record's general case: SYSTEM_TRACE_HEADER, or PERFINFO_TRACE_HEADER with its PEBS
 /// index and PMC values (out holds 0x50 + the payload: push's bound). A perfinfo record with one
 /// PMC_COUNTERS item (the counters on a context switch or a sample) first, on a path of its own.
@@ -271,18 +294,9 @@ inline std::size_t rebuild_hook_record_general(event_record_layout const& er, ho
     if (perfinfo && er.extended_data_count == 1 && er.extended_data[0].ext_type == ext_type::pmc_counters) {
         auto const& item = er.extended_data[0];
         std::size_t const count = (std::min)(std::size_t{item.data_size} / 8, std::size_t{7}); // the header's 3 count bits
-        std::size_t const fixed = 0x10U + 8U * count;
-        std::size_t const size = fixed + payload_size;
+        std::size_t const size = 0x10U + 8U * count + payload_size;
         if (size > 0xFFFF || size > out.size()) return 0;
-        static constexpr std::uint64_t header_word[2] = {std::uint64_t{header_type::perfinfo64} << 16 | std::uint64_t{0xC0} << 24,
-                                                         std::uint64_t{header_type::perfinfo32} << 16 | std::uint64_t{0xC0} << 24};
-        er_put64(p, 0, header_word[p4] | version | (std::uint64_t{count} << 8) | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
-        er_put64(p, 8, ts);
-        if (count != 0) copy_bytes(p + 0x10, er_item_data(er, 0).data(), 8 * count);
-        copy_bytes(p + fixed, payload, payload_size);
-        record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16) | (std::uint64_t{count} << 56), ts,
-                           static_cast<std::uint32_t>(fixed), no_id, no_id);
-        return size;
+        return put_perfinfo_record(p, p4 ? 1U : 0U, version, hook, ts, er_item_data(er, 0).data(), count, payload, payload_size, rec);
     }
     std::byte const* pebs = nullptr;
     bytes_view pmc{};
@@ -332,20 +346,9 @@ ETWCTL_INLINE_ALWAYS std::size_t rebuild_hook_record(event_record_layout const& 
     if ((h.thread_id & h.process_id) != no_id || er.extended_data_count != 0 || (h.flags & event_header_flag::trace_message) != 0 ||
         (payload_size != 0 && er.user_data == nullptr) || payload_size > 0xFFFFU - 0x10U)
         return rebuild_hook_record_general(er, hook, out, rec);
-    // the header's type and marker bytes, and the record's identity bits, by pointer size
-    static constexpr std::uint64_t header_word[2] = {std::uint64_t{header_type::perfinfo64} << 16 | std::uint64_t{0xC0} << 24,
-                                                     std::uint64_t{header_type::perfinfo32} << 16 | std::uint64_t{0xC0} << 24};
     unsigned const p4 = (h.flags & event_header_flag::header_32_bit) != 0 ? 1U : 0U;
-    auto const ts = static_cast<std::uint64_t>(h.time_stamp);
-    std::uint64_t const version = h.event_descriptor.version;
-    std::size_t const size = 0x10U + payload_size;
-    std::byte* const p = out.data();
-    er_put64(p, 0, header_word[p4] | version | (std::uint64_t{size} << 32) | (std::uint64_t{hook.value} << 48));
-    er_put64(p, 8, ts);
-    if (payload_size <= 32) copy_short(p + 0x10, static_cast<std::byte const*>(er.user_data), payload_size);
-    else copy_bytes(p + 0x10, static_cast<std::byte const*>(er.user_data), payload_size);
-    record_access::set(rec, bytes_view(p, size), hook_type_bits[1][p4] | hook.value | (version << 16), ts, 0x10, no_id, no_id);
-    return size;
+    return put_perfinfo_record(out.data(), p4, h.event_descriptor.version, hook, static_cast<std::uint64_t>(h.time_stamp), nullptr, 0,
+                               static_cast<std::byte const*>(er.user_data), payload_size, rec);
 }
 
 } // namespace detail
