@@ -194,9 +194,24 @@ bool typed_set(sim::kernel& k, std::uint32_t cls, std::uint64_t session, unsigne
         std::memcpy(&i, info + 4, 4);
         // The typed timer setter refuses what the kernel would clamp (rule::interval_out_of_bounds);
         // the drop-in function passes it on as SECHOST does: no common ground to compare.
-        if (s == 0 && !timer_bounds.contains(i)) return false;
-        ec = set<sampled_profile_interval>(k, static_cast<profile_source>(s), profile_interval{i});
-        return true;
+        if (s == 0) {
+            if (!timer_bounds.contains(i)) return false;
+            ec = set<sampled_profile_interval>(k, profile_source::time, profile_interval{i});
+            return true;
+        }
+        // A hardware counter: the typed setter checks the interval against the source's bounds in this
+        // machine's profile-source list. The overload that reads the list sends a query the drop-in
+        // function does not (it would not send the same requests, and would use up an injected status
+        // the twin kernel keeps), so the bounds are taken from the simulated machine's list as that
+        // query would read them. A source the list lacks is refused by the list overloads before any
+        // request: no common ground either.
+        for (auto const& d : k.profile_sources())
+            if (d.id == s) {
+                ec = set<sampled_profile_interval>(k, static_cast<profile_source>(s), counter_interval{i},
+                                                   interval_bounds{d.min_interval, d.max_interval});
+                return true;
+            }
+        return false;
     }
     case trace_info_class::profile_source_config:
         if (!real || !null_iff_empty || len % 4) return false;
@@ -256,6 +271,22 @@ void do_set(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
         guarded_buffer copy(real_size);
         copy_into(copy, bytes);
         FUZZ_CHECK(compat::trace_set_information(k2, session, cls, null_buffer ? nullptr : copy.data(), len) == r1);
+    } else if (typed && ec == make_error_code(rule::interval_out_of_bounds)) {
+        // A hardware counter's interval outside its bounds: the typed setter refuses what the drop-in
+        // function passes on (the kernel clamps it). Nothing was sent; the twin kernel then takes the
+        // drop-in call so both stay alike.
+        std::uint32_t s, i;
+        std::memcpy(&s, bytes.data(), 4);
+        std::memcpy(&i, bytes.data() + 4, 4);
+        FUZZ_CHECK(cls == static_cast<std::uint32_t>(trace_info_class::sampled_profile_interval) && s != 0);
+        bool in_bounds = false;
+        for (auto const& d : k2.profile_sources())
+            if (d.id == s) in_bounds = i >= d.min_interval && i <= d.max_interval;
+        FUZZ_CHECK(!in_bounds);
+        FUZZ_CHECK(k2.request_count() == typed_before);
+        guarded_buffer copy(real_size);
+        copy_into(copy, bytes);
+        FUZZ_CHECK(compat::trace_set_information(k2, session, cls, copy.data(), len) == r1);
     } else if (typed) {
         if (to_win32(ec) != r1)
             std::fprintf(stderr, "set class %u session %llx length %u: compat %u, typed %s\n", cls,
