@@ -168,6 +168,13 @@ std::vector<T> as_vector(unsigned char const* p, std::uint32_t len) {
 }
 
 /// The typed equivalent of a compat set, if the input can be expressed in the typed API.
+/// The simulated machine's profile-source list entry of `id` (what query<profile_source_list> reads), or null.
+sim::profile_source_desc const* listed_source(sim::kernel const& k, std::uint32_t id) {
+    for (auto const& d : k.profile_sources())
+        if (d.id == id) return &d;
+    return nullptr;
+}
+
 bool typed_set(sim::kernel& k, std::uint32_t cls, std::uint64_t session, unsigned char const* info, bool null_buffer,
                std::uint32_t len, bool real, std::error_code& ec) {
     bool const null_iff_empty = null_buffer == (len == 0);
@@ -205,13 +212,11 @@ bool typed_set(sim::kernel& k, std::uint32_t cls, std::uint64_t session, unsigne
         // the twin kernel keeps), so the bounds are taken from the simulated machine's list as that
         // query would read them. A source the list lacks is refused by the list overloads before any
         // request: no common ground either.
-        for (auto const& d : k.profile_sources())
-            if (d.id == s) {
-                ec = set<sampled_profile_interval>(k, static_cast<profile_source>(s), counter_interval{i},
-                                                   interval_bounds{d.min_interval, d.max_interval});
-                return true;
-            }
-        return false;
+        auto const* d = listed_source(k, s);
+        if (!d) return false;
+        ec = set<sampled_profile_interval>(k, static_cast<profile_source>(s), counter_interval{i},
+                                           interval_bounds{d->min_interval, d->max_interval});
+        return true;
     }
     case trace_info_class::profile_source_config:
         if (!real || !null_iff_empty || len % 4) return false;
@@ -284,10 +289,8 @@ void do_set(FuzzedDataProvider& in, sim::kernel& k1, sim::kernel& k2) {
         std::memcpy(&s, bytes.data(), 4);
         std::memcpy(&i, bytes.data() + 4, 4);
         FUZZ_CHECK(cls == static_cast<std::uint32_t>(trace_info_class::sampled_profile_interval) && s != 0);
-        bool in_bounds = false;
-        for (auto const& d : k2.profile_sources())
-            if (d.id == s) in_bounds = i >= d.min_interval && i <= d.max_interval;
-        FUZZ_CHECK(!in_bounds);
+        auto const* d = listed_source(k2, s);
+        FUZZ_CHECK(d && (i < d->min_interval || i > d->max_interval));
         FUZZ_CHECK(k2.request_count() == typed_before);
         FUZZ_CHECK(drop_in_on_twin() == r1);
     } else if (typed) {
