@@ -225,6 +225,17 @@ TEST_CASE("a counter given a profile_interval is checked as its event count, aga
     // in bounds: set, as counter_interval{8192} is
     REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_source::total_issues, profile_interval{8192}));
     CHECK(query<sampled_profile_interval>(m.k, profile_source::total_issues)->count() == 8192);
+    // the list's MinInterval and MaxInterval are themselves in bounds, one past either is not
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_source::total_issues, counter_interval{sim::pmc_min}));
+    CHECK(query<sampled_profile_interval>(m.k, profile_source::total_issues)->count() == sim::pmc_min);
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_source::total_issues, counter_interval{sim::pmc_max}));
+    CHECK(query<sampled_profile_interval>(m.k, profile_source::total_issues)->count() == sim::pmc_max);
+    CHECK(set<sampled_profile_interval>(m.k, profile_source::total_issues, counter_interval{sim::pmc_min - 1}) ==
+          rule::interval_out_of_bounds);
+    CHECK(set<sampled_profile_interval>(m.k, profile_source::total_issues, counter_interval{sim::pmc_max + 1U}) ==
+          rule::interval_out_of_bounds);
+    CHECK(query<sampled_profile_interval>(m.k, profile_source::total_issues)->count() == sim::pmc_max); // nothing sent
+    REQUIRE_FALSE(set<sampled_profile_interval>(m.k, profile_source::total_issues, counter_interval{8192})); // as before
     // a source the machine does not have: refused before anything is sent
     CHECK(set<sampled_profile_interval>(m.k, static_cast<profile_source>(0x77), profile_interval{8192}) ==
           rule::profile_source_absent);
